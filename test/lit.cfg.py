@@ -1,0 +1,27 @@
+# -*- Python -*- lit configuration of the mlxc regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "mlxc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mlxc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "gpu", "tools"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%mlxc_src_root", config.mlxc_src_root))
+config.substitutions.append(("%mlxc_obj_root", config.mlxc_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.mlxc_tools_dir, config.llvm_tools_dir]
+tools = ["mlx-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
