@@ -111,6 +111,10 @@ def Mlx_InferTypeOpAdaptor : TraitList<[
         }
         $cppClass::Adaptor adaptor(operands, attributes,
                                    ::mlir::OpaqueProperties(&props), regions);
+        // Required attributes may be missing in hand-written IR.
+        if (::mlir::failed(adaptor.verify(
+                location ? *location : ::mlir::UnknownLoc::get(context))))
+          return ::mlir::failure();
         return $cppClass::inferReturnTypes(context, location, adaptor,
                                            inferredReturnTypes);
       }

@@ -1,0 +1,57 @@
+# mlxc — top-level entry points. `make demo` and `make test` work on a fresh
+# Debian 12 machine: they install what is missing, configure and build.
+
+BUILD      ?= build
+JOBS       ?= $(shell nproc)
+LLVM_ROOT  := /usr/lib/llvm-22
+APT_PKGS   := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 \
+              ninja-build cmake ccache
+CCACHE     := $(shell command -v ccache 2>/dev/null)
+
+CMAKE_FLAGS := -G Ninja \
+  -DMLIR_DIR=$(LLVM_ROOT)/lib/cmake/mlir \
+  -DLLVM_EXTERNAL_LIT=$(LLVM_ROOT)/bin/lit \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DMLIR_LINK_MLIR_DYLIB=ON \
+  -DLLVM_USE_LINKER=lld \
+  $(if $(CCACHE),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+.PHONY: all deps configure build test demo docs format clean
+
+all: build
+
+# Installs the toolchain when it is missing (Debian's packages, as root).
+deps:
+	@if [ ! -f $(LLVM_ROOT)/lib/cmake/mlir/MLIRConfig.cmake ] || ! command -v ninja >/dev/null \
+	    || ! python3 -c "import numpy" 2>/dev/null; then \
+	  echo "== installing $(APT_PKGS)"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq $(APT_PKGS) >/dev/null; \
+	fi
+	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: configure
+	ninja -C $(BUILD) -j $(JOBS) mlxc-tools
+
+# Every test (lit + unit tests); ends with "N passed, N failed".
+test: build
+	python3 test/run_tests.py $(BUILD)
+
+demo: build
+	@echo "== mlx-opt --canonicalize examples/mlp.mlir"
+	$(BUILD)/bin/mlx-opt --canonicalize examples/mlp.mlir
+
+# Regenerates the op reference in docs/ from TableGen.
+docs: build
+	cp $(BUILD)/dialects/Mlx/MlxOps.md docs/Dialects/MlxOps.md
+
+format:
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD)
