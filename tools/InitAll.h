@@ -9,24 +9,32 @@
 #define MLXC_TOOLS_INITALL_H
 
 #include "Mlx/MlxDialect.h"
+#include "codegen/Passes.h"
+#include "passes/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 
 namespace mlxc {
 
-/// Dialects a graph may use before lowering: mlx plus the upstream dialects
-/// that hold functions and constants.
+/// The mlx dialect and every upstream dialect and extension: the pipelines
+/// pass through linalg, bufferization, scf, gpu, nvvm and llvm, and each
+/// stage must be readable by mlx-opt. (libMLIR.so holds them all, so this
+/// costs no binary size.)
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::mlx::MlxDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  registry.insert<mlir::mlx::MlxDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
 }
 
-/// The project's passes and the upstream ones its pipelines use.
-inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+/// The project's passes and the upstream ones.
+inline void registerAllPasses() {
+  mlir::registerAllPasses();
+  mlir::mlx::registerMlxPasses();
+  mlir::mlx::registerCodegenPasses();
+}
 
 } // namespace mlxc
 

@@ -8,6 +8,7 @@
 #include "Mlx/MlxOps.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mlx;
@@ -177,8 +178,11 @@ LogicalResult ArangeOp::verify() {
   Type dtype = getResult().getType().getElementType();
   if (dtype.isInteger(1))
     return emitOpError("cannot produce bool");
-  int64_t expected = std::max<int64_t>(
-      0, static_cast<int64_t>(std::ceil((stop - start) / step)));
+  double count = std::ceil((stop - start) / step);
+  if (count > static_cast<double>(std::numeric_limits<int32_t>::max()))
+    return emitOpError("range of ") << count
+                                    << " elements exceeds MLX's maximum size";
+  int64_t expected = std::max<int64_t>(0, static_cast<int64_t>(count));
   int64_t size = getResult().getType().getDimSize(0);
   if (!ShapedType::isDynamic(size) && size != expected)
     return emitOpError("result has ")

@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/SmallSet.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mlx;
 
@@ -238,10 +240,14 @@ static FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
       return emitInferError(loc, opName, "stride of axis " + Twine(i) + " is 0");
     // MLX's Slice stores clamped bounds: [start, stop) forward, or
     // (stop, start] backward.
-    bool inRange = start[i] >= (strides[i] > 0 ? 0 : -1) &&
-                   stop[i] >= (strides[i] > 0 ? 0 : -1) &&
-                   (ShapedType::isDynamic(dim) ||
-                    (start[i] <= dim && stop[i] <= dim));
+    // Forward slices cover [start, stop) within [0, dim]; backward ones
+    // (stop, start] within [-1, dim - 1].
+    int64_t lo = strides[i] > 0 ? 0 : -1;
+    int64_t hi = ShapedType::isDynamic(dim)
+                     ? std::numeric_limits<int64_t>::max()
+                     : (strides[i] > 0 ? dim : dim - 1);
+    bool inRange = start[i] >= lo && stop[i] >= lo && start[i] <= hi &&
+                   stop[i] <= hi;
     if (!inRange)
       return emitInferError(loc, opName,
                          "slice " + Twine(start[i]) + ":" + Twine(stop[i]) +

@@ -15,10 +15,13 @@ static bool sizesConflict(int64_t a, int64_t b) {
 
 /// The result type of `[batch..., M, K] @ [batch..., K, N]`, with MLX's 1-D
 /// promotion and batch broadcasting.
+/// gather_mm/gather_qmm pass `broadcastBatch = false`: their indices pick
+/// the batches.
 static FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
                                                    StringRef opName,
                                                    RankedTensorType a,
-                                                   RankedTensorType b) {
+                                                   RankedTensorType b,
+                                                   bool broadcastBatch = true) {
   if (a.getRank() == 0 || b.getRank() == 0)
     return emitInferError(loc, opName, "operands must have at least one axis");
   Type dtype = promoteTypes(a.getElementType(), b.getElementType());
@@ -40,7 +43,8 @@ static FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
                            formatShape(b.getShape()));
   ArrayRef<int64_t> aBatch = ArrayRef<int64_t>(aShape).drop_back(2);
   ArrayRef<int64_t> bBatch = ArrayRef<int64_t>(bShape).drop_back(2);
-  FailureOr<Shape> shape = broadcastShapes({aBatch, bBatch});
+  FailureOr<Shape> shape =
+      broadcastBatch ? broadcastShapes({aBatch, bBatch}) : Shape();
   if (failed(shape))
     return emitInferError(loc, opName,
                        "batch shapes " + formatShape(aBatch) + " and " +
@@ -111,7 +115,7 @@ LogicalResult GatherMmOp::inferReturnTypes(MLIRContext *, std::optional<Location
     return emitInferError(loc, getOperationName(),
                        "operands must be at least 2-D");
   FailureOr<RankedTensorType> product =
-      inferMatmulType(loc, getOperationName(), a, b);
+      inferMatmulType(loc, getOperationName(), a, b, /*broadcastBatch=*/false);
   if (failed(product))
     return failure();
   FailureOr<Shape> shape = inferGatherBatch(
@@ -370,7 +374,8 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
                              {"bias", adaptor.getBias()}}) {
     if (failed(verifyFeatureVector(loc, getOperationName(), name, x, param)))
       return failure();
-    if (param)
+    // As MLX: the bias dtype only counts together with a weight.
+    if (param && adaptor.getWeight())
       dtype = promoteTypes(dtype, tensorType(param).getElementType());
   }
   types.push_back(x.clone(dtype));

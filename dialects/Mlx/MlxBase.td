@@ -95,20 +95,35 @@ def Mlx_InferTypeOpAdaptor : TraitList<[
           ::mlir::ValueRange operands, ::mlir::DictionaryAttr attributes,
           ::mlir::OpaqueProperties properties, ::mlir::RegionRange regions,
           ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
-        Properties props;
-        if (properties) {
-          props = *properties.as<Properties *>();
-        } else {
-          auto emitError = [&]() {
-            return ::mlir::emitError(
-                location ? *location : ::mlir::UnknownLoc::get(context))
-                << "'" << getOperationName() << "' op ";
-          };
-          ::mlir::DictionaryAttr dict = attributes
-              ? attributes : ::mlir::DictionaryAttr::get(context);
-          if (::mlir::failed(setPropertiesFromAttr(props, dict, emitError)))
+        auto emitError = [&]() {
+          return ::mlir::emitError(
+              location ? *location : ::mlir::UnknownLoc::get(context))
+              << "'" << getOperationName() << "' op ";
+        };
+        // The helpers below assume MLX dtypes; the parser infers types
+        // before ODS checks the operand constraints.
+        for (auto [i, operand] : ::llvm::enumerate(operands)) {
+          auto type = ::llvm::dyn_cast<::mlir::RankedTensorType>(
+              operand.getType());
+          if (!type || !::mlir::mlx::isMlxDtype(type.getElementType())) {
+            if (location)
+              emitError() << "operand #" << i
+                          << " must be ranked tensor of MLX dtype values, "
+                             "but got "
+                          << operand.getType();
             return ::mlir::failure();
+          }
         }
+        Properties props;
+        if (properties)
+          props = *properties.as<Properties *>();
+        // Inherent attributes still in the dictionary (the parser), then
+        // the defaults of attributes left out.
+        if (attributes &&
+            ::mlir::failed(setPropertiesFromAttr(props, attributes, emitError)))
+          return ::mlir::failure();
+        populateDefaultProperties(
+            ::mlir::OperationName(getOperationName(), context), props);
         $cppClass::Adaptor adaptor(operands, attributes,
                                    ::mlir::OpaqueProperties(&props), regions);
         // Required attributes may be missing in hand-written IR.
@@ -298,8 +313,8 @@ class Mlx_ScatterOpBase<string mnemonic>
                        Mlx_Tensor:$updates, DenseI64ArrayAttr:$axes);
   let results = (outs Mlx_Tensor:$result);
   let assemblyFormat = [{
-    $src `[` $indices `]` `,` $updates attr-dict `:` type($src) `[`
-    type($indices) `]` `,` type($updates)
+    $src (`[` $indices^ `]`)? `,` $updates attr-dict `:` type($src)
+    (`[` type($indices)^ `]`)? `,` type($updates)
   }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(

@@ -146,6 +146,8 @@ static bool isSplatOf(Attribute attr, double value, bool checkNegZero = false) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
   if (!dense || !dense.isSplat())
     return false;
+  if (checkNegZero && !isa<FloatType>(dense.getElementType()))
+    return false; // an integer 0 promotes to +0.0, which is not neutral
   if (isa<FloatType>(dense.getElementType())) {
     APFloat f = dense.getSplatValue<APFloat>();
     if (checkNegZero)
@@ -201,6 +203,8 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
                         [](const Scalar &a, const Scalar &b, bool) {
                           if (a.real)
                             return makeReal(*a.real + *b.real);
+                          if (a.integer->getBitWidth() == 1) // bool: or
+                            return makeInt(*a.integer | *b.integer);
                           return makeInt(*a.integer + *b.integer);
                         });
 }
@@ -367,8 +371,13 @@ OpFoldResult AstypeOp::fold(FoldAdaptor adaptor) {
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getX().getType() == getType())
     return getX();
-  // reshape(reshape(x)) == reshape(x): only the last shape matters.
+  // reshape(reshape(x)) == reshape(x): only the last shape matters. A -1
+  // was resolved against the inner shape, so pin the resolved sizes.
   if (auto inner = getX().getDefiningOp<ReshapeOp>()) {
+    if (getType().hasStaticShape())
+      setShape(getType().getShape());
+    else if (llvm::is_contained(getShape(), -1))
+      return {};
     getXMutable().assign(inner.getX());
     return getResult();
   }

@@ -91,12 +91,12 @@ def Mlx_RemainderOp : Mlx_BinaryOp<"remainder", Mlx_PromoteDtype, "remainder"> {
   }];
 }
 def Mlx_PowerOp : Mlx_BinaryOp<"power", Mlx_PromoteDtype, "power">;
-def Mlx_MaximumOp : Mlx_BinaryOp<"maximum", Mlx_PromoteDtype, "maximum",
-                                 [Commutative]> {
+// maximum/minimum are not Commutative: MLX returns the right operand for
+// equal values, which tells -0.0 from +0.0.
+def Mlx_MaximumOp : Mlx_BinaryOp<"maximum", Mlx_PromoteDtype, "maximum"> {
   let hasFolder = 1;
 }
-def Mlx_MinimumOp : Mlx_BinaryOp<"minimum", Mlx_PromoteDtype, "minimum",
-                                 [Commutative]> {
+def Mlx_MinimumOp : Mlx_BinaryOp<"minimum", Mlx_PromoteDtype, "minimum"> {
   let hasFolder = 1;
 }
 def Mlx_LogaddexpOp : Mlx_BinaryOp<"logaddexp", Mlx_FloatDtype, "logaddexp",
@@ -557,7 +557,8 @@ def Mlx_GatherOp : Mlx_InferredOp<"gather"> {
                        DenseI64ArrayAttr:$slice_sizes);
   let results = (outs Mlx_Tensor:$result);
   let assemblyFormat = [{
-    $src `[` $indices `]` attr-dict `:` type($src) `[` type($indices) `]`
+    $src (`[` $indices^ `]`)? attr-dict `:` type($src)
+    (`[` type($indices)^ `]`)?
   }];
 }
 

@@ -1,0 +1,93 @@
+//===- DeviceTest.cpp - Device selection and the CPU device ----*- C++ -*-===//
+
+#include "TestUtil.h"
+
+using namespace mlxrt_test;
+
+namespace {
+
+void scaleByTwo(void **args) {
+  const float *in = static_cast<const float *>(args[0]);
+  float *out = static_cast<float *>(args[1]);
+  for (int i = 0; i < 3; ++i)
+    out[i] = 2 * in[i];
+}
+
+TEST(Device, CpuRunsTheEntry) {
+  mlxrt_device *dev = nullptr;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_open("cpu", &dev, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(mlxrt_device_get_kind(dev), MLXRT_DEVICE_CPU);
+  EXPECT_STREQ(mlxrt_device_description(dev), "cpu");
+  void *in = nullptr, *out = nullptr;
+  ASSERT_EQ(mlxrt_device_alloc(dev, 12, &in, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_device_alloc(dev, 12, &out, &err), MLXRT_OK);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(in) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(out) % 64, 0u);
+  float values[3] = {1, -2, 3.5};
+  std::memcpy(in, values, sizeof(values));
+  void *args[2] = {in, out};
+  double ms = -1;
+  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, &ms, &err), MLXRT_OK);
+  EXPECT_GE(ms, 0.0);
+  EXPECT_EQ(static_cast<float *>(out)[1], -4.0f);
+  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, nullptr, &err), MLXRT_OK);
+  mlxrt_device_free(dev, in);
+  mlxrt_device_free(dev, out);
+  mlxrt_device_free(dev, nullptr);
+  mlxrt_device_close(dev);
+  mlxrt_device_close(nullptr);
+}
+
+TEST(Device, NullNameIsTheCpu) {
+  mlxrt_device *dev = nullptr;
+  ASSERT_EQ(mlxrt_device_open(nullptr, &dev, nullptr), MLXRT_OK);
+  EXPECT_EQ(mlxrt_device_get_kind(dev), MLXRT_DEVICE_CPU);
+  mlxrt_device_close(dev);
+}
+
+TEST(Device, AllocationFailureNamesTheBytes) {
+  mlxrt_device *dev = nullptr;
+  ASSERT_EQ(mlxrt_device_open("cpu", &dev, nullptr), MLXRT_OK);
+  void *p = nullptr;
+  mlxrt_error err;
+  EXPECT_EQ(mlxrt_device_alloc(dev, size_t(1) << 60, &p, &err),
+            MLXRT_ERROR_OUT_OF_MEMORY);
+  EXPECT_TRUE(contains(err.message, "cannot allocate 1152921504606846976 bytes"))
+      << err.message;
+  mlxrt_device_close(dev);
+}
+
+TEST(Device, BadNames) {
+  for (const char *name : {"gpu", "CPU", "cuda:", "cuda:x", "cuda:-1",
+                           "cuda:99999999999", "cuda0", ""}) {
+    SCOPED_TRACE(name);
+    mlxrt_device *dev = reinterpret_cast<mlxrt_device *>(1);
+    mlxrt_error err;
+    EXPECT_EQ(mlxrt_device_open(name, &dev, &err),
+              MLXRT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(dev, nullptr);
+    EXPECT_EQ(std::string(err.message),
+              std::string("unknown device '") + name +
+                  "' (expected cpu, cuda or cuda:N)");
+  }
+}
+
+TEST(Device, CudaIsNotAvailableYet) {
+  // Until the CUDA backend exists, CUDA is unavailable with a reason, on any
+  // machine: either libcuda.so.1 does not load, or there is no backend.
+  char reason[256] = "";
+  EXPECT_EQ(mlxrt_cuda_available(reason, sizeof(reason)), 0);
+  EXPECT_NE(reason[0], '\0');
+  char tiny[8] = "xxxxxxx";
+  mlxrt_cuda_available(tiny, sizeof(tiny));
+  EXPECT_EQ(std::strlen(tiny), 7u);
+  for (const char *name : {"cuda", "cuda:0", "cuda:3"}) {
+    mlxrt_device *dev = nullptr;
+    mlxrt_error err;
+    EXPECT_EQ(mlxrt_device_open(name, &dev, &err), MLXRT_ERROR_DEVICE);
+    EXPECT_EQ(std::string(err.message), std::string("no CUDA device: ") + reason);
+  }
+}
+
+} // namespace
