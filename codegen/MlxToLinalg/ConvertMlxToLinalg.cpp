@@ -1,0 +1,89 @@
+//===- ConvertMlxToLinalg.cpp - the convert-mlx-to-linalg pass ------------===//
+
+#include "codegen/MlxToLinalg/MlxToLinalg.h"
+#include "codegen/MlxToLinalg/ScalarOps.h"
+#include "codegen/Passes.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_CONVERTMLXTOLINALG
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+MlxStorageTypeConverter::MlxStorageTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    return type.clone(toStorageType(type.getElementType()));
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+  };
+  addSourceMaterialization(cast);
+  addTargetMaterialization(cast);
+}
+
+void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns) {
+  populateMlxElementwiseToLinalgPatterns(converter, patterns);
+  populateMlxReductionToLinalgPatterns(converter, patterns);
+  populateMlxDataMovementToLinalgPatterns(converter, patterns);
+  populateMlxLinearToLinalgPatterns(converter, patterns);
+}
+
+namespace {
+struct ConvertMlxToLinalgPass final
+    : mlx::impl::ConvertMlxToLinalgBase<ConvertMlxToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    MlxStorageTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    populateMlxToLinalgConversionPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.addIllegalDialect<MlxDialect>();
+    target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    // Name every op that has no lowering before the generic failure.
+    bool unsupported = false;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<MlxDialect>(op->getDialect()))
+        return;
+      for (Type type : op->getResultTypes())
+        if (auto tensor = dyn_cast<RankedTensorType>(type);
+            tensor && !tensor.hasStaticShape()) {
+          op->emitError() << "dynamic shapes are not supported by the code "
+                             "generator yet (result type "
+                          << type << ")";
+          unsupported = true;
+          return;
+        }
+    });
+    if (unsupported)
+      return signalPassFailure();
+    if (failed(applyFullConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,442 @@
+//===- DataMovement.cpp - layout and indexing ops to tensor/linalg --------===//
+
+#include "codegen/MlxToLinalg/MlxToLinalg.h"
+#include "codegen/MlxToLinalg/ScalarOps.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value input,
+                            ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getShape() == shape)
+    return input;
+  auto target = type.clone(shape);
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, target, input,
+                                         ArrayRef<ReassociationIndices>{});
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, input,
+                                           ArrayRef<ReassociationIndices>{});
+  Value flat = input;
+  if (type.getRank() > 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    flat = tensor::CollapseShapeOp::create(b, loc, input,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (shape.size() == 1)
+    return flat;
+  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
+  return tensor::ExpandShapeOp::create(b, loc, target, flat,
+                                       ArrayRef<ReassociationIndices>{all});
+}
+
+static RankedTensorType storageOf(Type type) {
+  auto t = cast<RankedTensorType>(type);
+  return t.clone(toStorageType(t.getElementType()));
+}
+
+namespace {
+
+/// reshape, expand_dims, squeeze, flatten, unflatten: row-major reshapes.
+template <typename OpTy>
+struct ReshapeLikeLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() ||
+        !cast<RankedTensorType>(op.getX().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    rewriter.replaceOp(op, lowering::reshapeTensor(rewriter, op.getLoc(),
+                                                 adaptor.getX(),
+                                                 type.getShape()));
+    return success();
+  }
+};
+
+struct TransposeOpLowering final : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = storageOf(op.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> perm = llvm::map_to_vector(
+        op.getAxes(), [&](int64_t a) { return a < 0 ? a + rank : a; });
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                       adaptor.getX(), init,
+                                                       perm)
+                               .getResult());
+    return success();
+  }
+};
+
+/// Static slices with positive strides are tensor.extract_slice; negative
+/// strides read through a linalg.generic.
+struct SliceOpLowering final : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = storageOf(op.getType());
+    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; }))
+      return rewriter.notifyMatchFailure(op, "negative strides are not lowered");
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getX(), ValueRange{}, ValueRange{}, ValueRange{},
+        op.getStart(), type.getShape(), op.getStrides());
+    return success();
+  }
+};
+
+/// Broadcasts `update` (of `updateType`) to `shape` when it differs.
+static Value broadcastTo(OpBuilder &b, Location loc, Value update,
+                         RankedTensorType updateType, ArrayRef<int64_t> shape) {
+  if (updateType.getShape() == shape)
+    return update;
+  return lowering::buildElementwiseGeneric(
+      b, loc, updateType.clone(shape), update, {updateType},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
+struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceUpdateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; }))
+      return rewriter.notifyMatchFailure(op, "negative strides are not lowered");
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    SmallVector<int64_t> sliceShape;
+    for (auto [start, stop, stride] :
+         llvm::zip(op.getStart(), op.getStop(), op.getStrides()))
+      sliceShape.push_back(std::max<int64_t>(0, (stop - start + stride - 1) / stride));
+    auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
+    Value update = broadcastTo(rewriter, op.getLoc(), adaptor.getUpdate(),
+                               updateType, sliceShape);
+    (void)srcType;
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, update, adaptor.getSrc(), ValueRange{}, ValueRange{}, ValueRange{},
+        op.getStart(), sliceShape, op.getStrides());
+    return success();
+  }
+};
+
+/// The run-time offsets of the dynamic slice ops, clamped so that the slice
+/// stays inside the source (MLX's kernels clamp the same way).
+static SmallVector<OpFoldResult>
+dynamicOffsets(OpBuilder &b, Location loc, Value start, RankedTensorType startType,
+               ArrayRef<int64_t> axes, RankedTensorType srcType,
+               ArrayRef<int64_t> sliceShape) {
+  SmallVector<OpFoldResult> offsets(srcType.getRank(), b.getIndexAttr(0));
+  bool isSignedIdx = getDtypeCategory(startType.getElementType()) ==
+                     DtypeCategory::Signed;
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    int64_t a = axis < 0 ? axis + srcType.getRank() : axis;
+    SmallVector<Value> index;
+    if (startType.getRank() == 1)
+      index.push_back(arith::ConstantIndexOp::create(b, loc, i));
+    Value raw = tensor::ExtractOp::create(b, loc, start, index);
+    Value idx = isSignedIdx
+                    ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
+                    : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value hi = arith::ConstantIndexOp::create(
+        b, loc, srcType.getDimSize(a) - sliceShape[a]);
+    idx = arith::MaxSIOp::create(b, loc, idx, zero);
+    idx = arith::MinSIOp::create(b, loc, idx, hi);
+    offsets[a] = idx;
+  }
+  return offsets;
+}
+
+struct DynamicSliceOpLowering final : OpConversionPattern<DynamicSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getX().getType());
+    auto type = storageOf(op.getType());
+    SmallVector<OpFoldResult> offsets = dynamicOffsets(
+        rewriter, op.getLoc(), adaptor.getStart(),
+        cast<RankedTensorType>(op.getStart().getType()), op.getAxes(), srcType,
+        type.getShape());
+    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
+        rewriter.getContext(), type.getShape());
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getX(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+struct DynamicSliceUpdateOpLowering final
+    : OpConversionPattern<DynamicSliceUpdateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicSliceUpdateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
+    SmallVector<OpFoldResult> offsets = dynamicOffsets(
+        rewriter, op.getLoc(), adaptor.getStart(),
+        cast<RankedTensorType>(op.getStart().getType()), op.getAxes(), srcType,
+        updateType.getShape());
+    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
+        rewriter.getContext(), updateType.getShape());
+    SmallVector<OpFoldResult> strides(srcType.getRank(),
+                                      rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, adaptor.getUpdate(), adaptor.getSrc(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// Inputs of another dtype are converted first, then inserted side by side.
+struct ConcatenateOpLowering final : OpConversionPattern<ConcatenateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           toStorageType(type.getElementType()));
+    int64_t offset = 0;
+    for (auto [original, converted] :
+         llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      auto inType = cast<RankedTensorType>(original.getType());
+      Value input = converted;
+      if (inType.getElementType() != type.getElementType())
+        input = lowering::buildElementwiseGeneric(
+            rewriter, loc, inType.clone(type.getElementType()), input, {inType},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              return castScalar(b, l, args[0], inType.getElementType(),
+                                type.getElementType());
+            });
+      SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+      offsets[axis] = offset;
+      result = tensor::InsertSliceOp::create(
+          rewriter, loc, input, result, ValueRange{}, ValueRange{},
+          ValueRange{}, offsets, inType.getShape(), strides);
+      offset += inType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PadOpLowering final : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getX().getType());
+    int64_t rank = srcType.getRank();
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (auto [axis, lo, hi] : llvm::zip(op.getAxes(), op.getLow(), op.getHigh())) {
+      int64_t a = axis < 0 ? axis + rank : axis;
+      low[a] = lo;
+      high[a] = hi;
+    }
+    Value padValue =
+        tensor::ExtractOp::create(rewriter, loc, adaptor.getPadValue(), ValueRange{});
+    auto pad = tensor::PadOp::create(
+        rewriter, loc, storageOf(op.getType()), adaptor.getX(),
+        getAsIndexOpFoldResult(rewriter.getContext(), low),
+        getAsIndexOpFoldResult(rewriter.getContext(), high), padValue);
+    rewriter.replaceOp(op, pad.getResult());
+    return success();
+  }
+};
+
+/// Converts an index element to `index`, wrapping negative indices once
+/// (MLX's gather kernels do) and clamping into [0, size - extent].
+static Value normalizeIndex(OpBuilder &b, Location loc, Value raw,
+                            Type indexDtype, int64_t size, int64_t extent) {
+  bool isSignedIdx = getDtypeCategory(indexDtype) == DtypeCategory::Signed;
+  Value idx = isSignedIdx
+                  ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
+                  : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (isSignedIdx) {
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx, zero);
+    Value wrapped = arith::AddIOp::create(
+        b, loc, idx, arith::ConstantIndexOp::create(b, loc, size));
+    idx = arith::SelectOp::create(b, loc, neg, wrapped, idx);
+  }
+  idx = arith::MaxSIOp::create(b, loc, idx, zero);
+  return arith::MinSIOp::create(
+      b, loc, idx, arith::ConstantIndexOp::create(b, loc, size - extent));
+}
+
+/// gather: out[b..., j...] = src[idx_k[b...] + j_axes[k] on indexed axes, j
+/// elsewhere]. The index arrays are inputs of the generic (broadcast over the
+/// batch dims), the source is read with tensor.extract.
+struct GatherOpLowering final : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() || !srcType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t srcRank = srcType.getRank();
+    int64_t batchRank = type.getRank() - srcRank;
+    ArrayRef<int64_t> batchShape = type.getShape().take_front(batchRank);
+    SmallVector<AffineMap> maps;
+    SmallVector<Type> indexDtypes;
+    for (Value index : op.getIndices()) {
+      auto t = cast<RankedTensorType>(index.getType());
+      AffineMap m = lowering::getBroadcastMap(ctx, t.getShape(), batchShape);
+      maps.push_back(AffineMap::get(type.getRank(), 0, m.getResults(), ctx));
+      indexDtypes.push_back(t.getElementType());
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(type.getRank(), ctx));
+    SmallVector<int64_t> axes = llvm::map_to_vector(
+        op.getAxes(), [&](int64_t a) { return a < 0 ? a + srcRank : a; });
+    ArrayRef<int64_t> sizes = op.getSliceSizes();
+    auto storage = storageOf(type);
+    Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
+                                         storage.getElementType());
+    Value src = adaptor.getSrc();
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{storage}, adaptor.getIndices(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < srcRank; ++d) {
+            Value j = linalg::IndexOp::create(b, l, batchRank + d);
+            auto it = llvm::find(axes, d);
+            if (it == axes.end()) {
+              coords.push_back(j);
+              continue;
+            }
+            int64_t k = it - axes.begin();
+            Value base = normalizeIndex(b, l, args[k], indexDtypes[k],
+                                        srcType.getDimSize(d), sizes[d]);
+            coords.push_back(arith::AddIOp::create(b, l, base, j));
+          }
+          linalg::YieldOp::create(b, l,
+                                  tensor::ExtractOp::create(b, l, src, coords).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TakeAlongAxisOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto srcType = cast<RankedTensorType>(op.getX().getType());
+    auto idxType = cast<RankedTensorType>(op.getIndices().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() || !srcType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    auto storage = storageOf(type);
+    Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
+                                         storage.getElementType());
+    SmallVector<AffineMap> maps = {
+        lowering::getBroadcastMap(ctx, idxType.getShape(), type.getShape()),
+        AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    Value src = adaptor.getX();
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{storage}, adaptor.getIndices(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            if (d == axis) {
+              coords.push_back(normalizeIndex(b, l, args[0],
+                                              idxType.getElementType(),
+                                              srcType.getDimSize(d), 1));
+              continue;
+            }
+            Value j = linalg::IndexOp::create(b, l, d);
+            // The source broadcasts too: size-1 axes read element 0.
+            if (srcType.getDimSize(d) == 1 && type.getDimSize(d) != 1)
+              j = arith::ConstantIndexOp::create(b, l, 0);
+            coords.push_back(j);
+          }
+          linalg::YieldOp::create(b, l,
+                                  tensor::ExtractOp::create(b, l, src, coords).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// as_strided reads the flattened source at offset + sum(i_k * stride_k).
+struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsStridedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getX().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!srcType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    Value flat = lowering::reshapeTensor(rewriter, loc, adaptor.getX(),
+                                       {srcType.getNumElements()});
+    auto storage = storageOf(type);
+    Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
+                                         storage.getElementType());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    ArrayRef<int64_t> strides = op.getStrides();
+    int64_t offset = op.getOffset();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{storage}, ValueRange{}, init,
+        AffineMap::getMultiDimIdentityMap(type.getRank(), rewriter.getContext()),
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          Value pos = arith::ConstantIndexOp::create(b, l, offset);
+          for (int64_t d = 0; d < type.getRank(); ++d) {
+            Value term = arith::MulIOp::create(
+                b, l, linalg::IndexOp::create(b, l, d),
+                arith::ConstantIndexOp::create(b, l, strides[d]));
+            pos = arith::AddIOp::create(b, l, pos, term);
+          }
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, flat, pos).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlx::populateMlxDataMovementToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<ExpandDimsOp>,
+               ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<FlattenOp>,
+               ReshapeLikeLowering<UnflattenOp>, TransposeOpLowering,
+               SliceOpLowering, SliceUpdateOpLowering, DynamicSliceOpLowering,
+               DynamicSliceUpdateOpLowering, ConcatenateOpLowering,
+               PadOpLowering, GatherOpLowering, TakeAlongAxisOpLowering,
+               AsStridedOpLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,54 @@
+//===- MlxToLinalg.h - lowering of mlx ops to linalg -------------*- C++ -*-===//
+//
+// mlx ops on tensors become linalg/tensor/arith/math ops on tensors of
+// signless storage types. Patterns are grouped by op family, one file each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_MLXTOLINALG_MLXTOLINALG_H
+#define MLXC_CODEGEN_MLXTOLINALG_MLXTOLINALG_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mlx {
+
+/// Maps MLX dtypes to their storage types: unsigned integers become signless
+/// (the signedness lives on in the ops that were generated for them).
+class MlxStorageTypeConverter : public TypeConverter {
+public:
+  MlxStorageTypeConverter();
+};
+
+void populateMlxElementwiseToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns);
+void populateMlxReductionToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+void populateMlxDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns);
+void populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
+/// All of the above.
+void populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Shared helpers of the pattern files.
+namespace lowering {
+/// The indexing map that reads an operand of `operandShape` broadcast to a
+/// result of `resultShape` (NumPy rules, trailing alignment).
+AffineMap getBroadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                          ArrayRef<int64_t> resultShape);
+/// A linalg.generic over `resultType` (storage) whose body computes
+/// `body(builder, loc, operand elements)` from broadcast `inputs`.
+Value buildElementwiseGeneric(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange inputs, ArrayRef<RankedTensorType> inputTypes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+/// Reshapes a static tensor to `shape` through collapse/expand_shape.
+Value reshapeTensor(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<int64_t> shape);
+} // namespace lowering
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_MLXTOLINALG_MLXTOLINALG_H

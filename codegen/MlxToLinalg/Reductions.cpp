@@ -1,0 +1,251 @@
+//===- Reductions.cpp - reductions to linalg.reduce / linalg.generic ------===//
+//
+// sum/prod/max/min/all/any become linalg.reduce into an accumulator of the
+// result dtype (float32 for half-precision results, rounded once at the end),
+// argmax/argmin a two-result linalg.generic. logsumexp and softmax arrive
+// decomposed (mlx-decompose).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/MlxToLinalg/MlxToLinalg.h"
+#include "codegen/MlxToLinalg/ScalarOps.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+namespace {
+enum class Combine { Sum, Prod, Max, Min, All, Any };
+} // namespace
+
+/// The value that leaves any element unchanged under `kind` in `dtype`.
+static Value identityValue(OpBuilder &b, Location loc, Combine kind,
+                           Type dtype) {
+  if (auto floatType = dyn_cast<FloatType>(dtype)) {
+    double v = kind == Combine::Max   ? -INFINITY
+               : kind == Combine::Min ? INFINITY
+               : kind == Combine::Prod ? 1.0
+                                       : 0.0;
+    return scalarConstant(b, loc, dtype, v);
+  }
+  unsigned bits = dtype.getIntOrFloatBitWidth();
+  bool isSignedInt = getDtypeCategory(dtype) == DtypeCategory::Signed;
+  APInt value(bits, 0);
+  switch (kind) {
+  case Combine::Sum:
+  case Combine::Any:
+    break;
+  case Combine::Prod:
+  case Combine::All:
+    value = APInt(bits, 1);
+    break;
+  case Combine::Max:
+    value = isSignedInt ? APInt::getSignedMinValue(bits) : APInt(bits, 0);
+    break;
+  case Combine::Min:
+    value = isSignedInt ? APInt::getSignedMaxValue(bits)
+                        : APInt::getMaxValue(bits);
+    break;
+  }
+  Type storage = toStorageType(dtype);
+  return arith::ConstantOp::create(b, loc, storage,
+                                   b.getIntegerAttr(storage, value));
+}
+
+static Value combine(OpBuilder &b, Location loc, Combine kind, Value acc,
+                     Value x, Type dtype) {
+  bool isFloat = isa<FloatType>(dtype);
+  switch (kind) {
+  case Combine::Sum:
+    if (dtype.isInteger(1))
+      return arith::OrIOp::create(b, loc, acc, x);
+    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                   : Value(arith::AddIOp::create(b, loc, acc, x));
+  case Combine::Prod:
+    if (dtype.isInteger(1))
+      return arith::AndIOp::create(b, loc, acc, x);
+    return isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
+                   : Value(arith::MulIOp::create(b, loc, acc, x));
+  case Combine::Max:
+    return emitMaximum(b, loc, x, acc, dtype);
+  case Combine::Min:
+    return emitMinimum(b, loc, x, acc, dtype);
+  case Combine::All:
+    return arith::AndIOp::create(b, loc, acc, x);
+  case Combine::Any:
+    return arith::OrIOp::create(b, loc, acc, x);
+  }
+  llvm_unreachable("unknown combine");
+}
+
+/// The accumulator dtype of a reduction producing `dtype`.
+static Type accumulatorDtype(Type dtype) {
+  if (dtype.isF16() || dtype.isBF16())
+    return Float32Type::get(dtype.getContext());
+  return dtype;
+}
+
+namespace {
+template <typename OpTy, Combine kind>
+struct ReduceOpLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    if (!inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    SmallVector<int64_t> axes;
+    if (std::optional<ArrayRef<int64_t>> attr = op.getAxes())
+      for (int64_t a : *attr)
+        axes.push_back(a < 0 ? a + inType.getRank() : a);
+    else
+      axes = llvm::to_vector(llvm::seq<int64_t>(0, inType.getRank()));
+    llvm::sort(axes);
+    SmallVector<int64_t> reducedShape;
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      if (!llvm::is_contained(axes, i))
+        reducedShape.push_back(inType.getDimSize(i));
+
+    Type inDtype = inType.getElementType();
+    Type outDtype = outType.getElementType();
+    Type accDtype = accumulatorDtype(outDtype);
+    Type accStorage = toStorageType(accDtype);
+    Value init = tensor::EmptyOp::create(rewriter, loc, reducedShape, accStorage);
+    Value identity = identityValue(rewriter, loc, kind, accDtype);
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, identity, init).getResult(0);
+    auto reduce = linalg::ReduceOp::create(
+        rewriter, loc, adaptor.getX(), filled, axes,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = castScalar(b, l, args[0], inDtype, accDtype);
+          linalg::YieldOp::create(b, l,
+                                  combine(b, l, kind, args[1], x, accDtype));
+        });
+    Value result = reduce.getResult(0);
+    auto reducedType = RankedTensorType::get(reducedShape, accDtype);
+    if (accDtype != outDtype)
+      result = lowering::buildElementwiseGeneric(
+          rewriter, loc, reducedType.clone(outDtype), result, {reducedType},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return castScalar(b, l, args[0], accDtype, outDtype);
+          });
+    if (op.getKeepdims())
+      result = lowering::reshapeTensor(rewriter, loc, result, outType.getShape());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// argmax/argmin: the first index of the extreme; NaN counts as the extreme.
+template <typename OpTy, bool isMax>
+struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    if (!inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t rank = inType.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    SmallVector<int64_t> reducedShape;
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i) {
+      iterators.push_back(i == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (i != axis) {
+        reducedShape.push_back(inType.getDimSize(i));
+        outExprs.push_back(getAffineDimExpr(i, ctx));
+      }
+    }
+    Type dtype = inType.getElementType();
+    Type storage = toStorageType(dtype);
+    Type i32 = rewriter.getI32Type();
+    Value best = linalg::FillOp::create(
+                     rewriter, loc,
+                     identityValue(rewriter, loc,
+                                   isMax ? Combine::Max : Combine::Min, dtype),
+                     tensor::EmptyOp::create(rewriter, loc, reducedShape,
+                                             storage).getResult())
+                     .getResult(0);
+    Value index =
+        linalg::FillOp::create(
+            rewriter, loc, scalarConstant(rewriter, loc, i32, 0),
+            tensor::EmptyOp::create(rewriter, loc, reducedShape, i32)
+                .getResult())
+            .getResult(0);
+    AffineMap inMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+    bool isFloat = isa<FloatType>(dtype);
+    bool isSignedInt = getDtypeCategory(dtype) == DtypeCategory::Signed;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{best.getType(), index.getType()},
+        adaptor.getX(), ValueRange{best, index},
+        ArrayRef<AffineMap>{inMap, outMap, outMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], cur = args[1], curIdx = args[2];
+          Value better;
+          if (isFloat) {
+            Value xNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+            Value curNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, cur, cur);
+            Value cmp = arith::CmpFOp::create(
+                b, l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+                x, cur);
+            Value notCurNan = arith::XOrIOp::create(
+                b, l, curNan, scalarConstant(b, l, b.getI1Type(), 1));
+            better = arith::AndIOp::create(
+                b, l, notCurNan, arith::OrIOp::create(b, l, xNan, cmp));
+          } else {
+            arith::CmpIPredicate pred =
+                isMax ? (isSignedInt ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
+                      : (isSignedInt ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult);
+            better = arith::CmpIOp::create(b, l, pred, x, cur);
+          }
+          // The first element always wins so that the fill value is never
+          // reported (it may equal a real element).
+          Value pos = linalg::IndexOp::create(b, l, axis);
+          Value pos32 = arith::IndexCastOp::create(b, l, i32, pos);
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, pos,
+              arith::ConstantIndexOp::create(b, l, 0));
+          Value take = arith::OrIOp::create(b, l, first, better);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, take, x, cur),
+                         arith::SelectOp::create(b, l, take, pos32, curIdx)});
+        });
+    Value result = generic.getResult(1);
+    if (op.getKeepdims())
+      result = lowering::reshapeTensor(rewriter, loc, result,
+                                     cast<RankedTensorType>(op.getType()).getShape());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlx::populateMlxReductionToLinalgPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<ReduceOpLowering<SumOp, Combine::Sum>,
+               ReduceOpLowering<ProdOp, Combine::Prod>,
+               ReduceOpLowering<MaxOp, Combine::Max>,
+               ReduceOpLowering<MinOp, Combine::Min>,
+               ReduceOpLowering<AllOp, Combine::All>,
+               ReduceOpLowering<AnyOp, Combine::Any>,
+               ArgReduceOpLowering<ArgmaxOp, true>,
+               ArgReduceOpLowering<ArgminOp, false>>(converter,
+                                                     patterns.getContext());
+}

@@ -1,0 +1,24 @@
+//===- Passes.h - code generation passes -------------------------*- C++ -*-===//
+
+#ifndef MLXC_CODEGEN_PASSES_H
+#define MLXC_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mlx {
+
+#define GEN_PASS_DECL
+#include "codegen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "codegen/Passes.h.inc"
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_PASSES_H

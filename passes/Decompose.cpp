@@ -1,0 +1,395 @@
+//===- Decompose.cpp - the mlx-decompose pass -----------------------------===//
+//
+// Composite ops rewritten into the graphs MLX falls back to on the CPU, so
+// that the code generator only needs kernels for the basic ops (and later
+// fusion merges the pieces again).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXDECOMPOSE
+#include "passes/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+namespace {
+
+/// Builds mlx ops with inferred result types at one location.
+class GraphBuilder {
+public:
+  GraphBuilder(PatternRewriter &rewriter, Location loc)
+      : b(rewriter), loc(loc) {}
+
+  template <typename OpTy>
+  Value op(ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    return OpTy::create(b, loc, operands, attrs)->getResult(0);
+  }
+  NamedAttribute attr(StringRef name, Attribute value) {
+    return b.getNamedAttr(name, value);
+  }
+  NamedAttribute axes(ArrayRef<int64_t> values) {
+    return attr("axes", b.getDenseI64ArrayAttr(values));
+  }
+  NamedAttribute keepdims() { return attr("keepdims", b.getBoolAttr(true)); }
+
+  Type dtype(Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  }
+  ArrayRef<int64_t> shape(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+
+  /// A scalar constant of `dtype`.
+  Value scalar(Type dtype, double value) {
+    auto type = RankedTensorType::get({}, dtype);
+    Attribute element;
+    if (isa<FloatType>(dtype))
+      element = b.getFloatAttr(dtype, value);
+    else
+      element = b.getIntegerAttr(dtype, static_cast<int64_t>(value));
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(type, element));
+  }
+  Value astype(Value v, Type dtype) {
+    if (this->dtype(v) == dtype)
+      return v;
+    return op<AstypeOp>(v, {attr("dtype", TypeAttr::get(dtype))});
+  }
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    if (this->shape(v) == shape)
+      return v;
+    return op<ReshapeOp>(v, {attr("shape", b.getDenseI64ArrayAttr(shape))});
+  }
+  Value add(Value x, Value y) { return op<AddOp>({x, y}); }
+  Value sub(Value x, Value y) { return op<SubtractOp>({x, y}); }
+  Value mul(Value x, Value y) { return op<MultiplyOp>({x, y}); }
+  Value div(Value x, Value y) { return op<DivideOp>({x, y}); }
+  Value sumKeep(Value x, ArrayRef<int64_t> axes) {
+    return op<SumOp>(x, {this->axes(axes), keepdims()});
+  }
+  Value maxKeep(Value x, ArrayRef<int64_t> axes) {
+    return op<MaxOp>(x, {this->axes(axes), keepdims()});
+  }
+  /// mean over the last axis, kept, in the dtype of x.
+  Value meanLast(Value x) {
+    int64_t n = shape(x).back();
+    return mul(sumKeep(x, {-1}), scalar(dtype(x), 1.0 / static_cast<double>(n)));
+  }
+  Value isInf(Value x) {
+    return op<EqualOp>({op<AbsOp>(x), scalar(dtype(x), INFINITY)});
+  }
+
+  PatternRewriter &b;
+  Location loc;
+};
+
+static Type f32(PatternRewriter &rewriter) { return rewriter.getF32Type(); }
+
+static bool isHalf(Type t) { return t.isF16() || t.isBF16(); }
+
+struct DecomposeSoftmax final : OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Type out = g.dtype(op.getResult());
+    auto rank = cast<RankedTensorType>(op.getX().getType()).getRank();
+    SmallVector<int64_t> axes = op.getAxes()
+                                    ? llvm::to_vector(*op.getAxes())
+                                    : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    Type compute = (op.getPrecise() && isHalf(out)) ? f32(rewriter) : out;
+    Value x = g.astype(op.getX(), compute);
+    Value e = g.op<ExpOp>(g.sub(x, g.maxKeep(x, axes)));
+    Value y = g.div(e, g.sumKeep(e, axes));
+    rewriter.replaceOp(op, g.astype(y, out));
+    return success();
+  }
+};
+
+/// MLX: where(isinf(max), max, log(sum(exp(x - max))) + max).
+struct DecomposeLogsumexp final : OpRewritePattern<LogsumexpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogsumexpOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Type out = g.dtype(op.getResult());
+    auto rank = cast<RankedTensorType>(op.getX().getType()).getRank();
+    SmallVector<int64_t> axes = op.getAxes()
+                                    ? llvm::to_vector(*op.getAxes())
+                                    : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    Type compute = isHalf(out) ? f32(rewriter) : out;
+    Value x = g.astype(op.getX(), compute);
+    Value m = g.maxKeep(x, axes);
+    Value inf = g.isInf(m);
+    // A row of -inf (or a +inf) must not produce inf - inf.
+    Value safe = g.op<SelectOp>({inf, g.scalar(compute, 0), m});
+    Value s = g.sumKeep(g.op<ExpOp>(g.sub(x, safe)), axes);
+    Value r = g.add(g.op<LogOp>(s), safe);
+    r = g.op<SelectOp>({inf, m, r});
+    r = g.reshape(g.astype(r, out),
+                  cast<RankedTensorType>(op.getType()).getShape());
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct DecomposeRmsNorm final : OpRewritePattern<RmsNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RmsNormOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Type out = g.dtype(op.getResult());
+    Value x = g.astype(op.getX(), f32(rewriter));
+    Value ms = g.meanLast(g.op<SquareOp>(x));
+    Value eps = g.scalar(f32(rewriter), op.getEps().convertToDouble());
+    Value y = g.astype(g.mul(x, g.op<RsqrtOp>(g.add(ms, eps))), out);
+    if (Value w = op.getWeight())
+      y = g.mul(y, w);
+    rewriter.replaceOp(op, g.astype(y, out));
+    return success();
+  }
+};
+
+struct DecomposeLayerNorm final : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Type out = g.dtype(op.getResult());
+    Value x = g.astype(op.getX(), f32(rewriter));
+    Value centered = g.sub(x, g.meanLast(x));
+    Value var = g.meanLast(g.op<SquareOp>(centered));
+    Value eps = g.scalar(f32(rewriter), op.getEps().convertToDouble());
+    Value y = g.astype(g.mul(centered, g.op<RsqrtOp>(g.add(var, eps))), out);
+    if (Value w = op.getWeight())
+      y = g.mul(y, w);
+    if (Value b = op.getBias())
+      y = g.add(y, b);
+    rewriter.replaceOp(op, g.astype(y, out));
+    return success();
+  }
+};
+
+struct DecomposeAddmm final : OpRewritePattern<AddmmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddmmOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Type out = g.dtype(op.getResult());
+    Value p = g.op<MatmulOp>({g.astype(op.getA(), out), g.astype(op.getB(), out)});
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    if (alpha != 1.0)
+      p = g.mul(p, g.scalar(out, alpha));
+    Value c = g.astype(op.getC(), out);
+    if (beta != 1.0)
+      c = g.mul(c, g.scalar(out, beta));
+    rewriter.replaceOp(op, g.add(p, c));
+    return success();
+  }
+};
+
+struct DecomposeDivmod final : OpRewritePattern<DivmodOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivmodOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Value q = g.op<FloorDivideOp>({op.getLhs(), op.getRhs()});
+    Value r = g.op<RemainderOp>({op.getLhs(), op.getRhs()});
+    rewriter.replaceOp(op, {q, r});
+    return success();
+  }
+};
+
+/// matmul of 1-D operands: promote to matrices, multiply, drop the axis.
+struct DecomposeVectorMatmul final : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Value a = op.getLhs(), b = op.getRhs();
+    if (g.shape(a).size() > 1 && g.shape(b).size() > 1)
+      return failure();
+    if (g.shape(a).size() == 1)
+      a = g.reshape(a, {1, g.shape(a)[0]});
+    if (g.shape(b).size() == 1)
+      b = g.reshape(b, {g.shape(b)[0], 1});
+    Value p = g.op<MatmulOp>({a, b});
+    rewriter.replaceOp(op, g.reshape(p, cast<RankedTensorType>(op.getType())
+                                            .getShape()));
+    return success();
+  }
+};
+
+/// MLX's attention fallback: grouped query heads share key/value heads,
+/// scores in the query dtype, softmax in float32.
+struct DecomposeAttention final
+    : OpRewritePattern<ScaledDotProductAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScaledDotProductAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getSinks())
+      return rewriter.notifyMatchFailure(op, "attention sinks not decomposed");
+    GraphBuilder g(rewriter, op.getLoc());
+    Value q = op.getQueries(), k = op.getKeys(), v = op.getValues();
+    Type dt = g.dtype(q);
+    ArrayRef<int64_t> qs = g.shape(q), ks = g.shape(k), vs = g.shape(v);
+    int64_t batch = qs[0], hq = qs[1], len = qs[2], hkv = ks[1], keys = ks[2];
+    int64_t groups = hq / hkv;
+    q = g.mul(q, g.scalar(dt, op.getScale().convertToDouble()));
+    // [B, Hkv, G, L, D] x [B, Hkv, 1, D, S] -> [B, Hkv, G, L, S]
+    q = g.reshape(q, {batch, hkv, groups, len, qs[3]});
+    Value kt = g.op<TransposeOp>(k, {g.axes({0, 1, 3, 2})});
+    kt = g.reshape(kt, {batch, hkv, 1, ks[3], keys});
+    Value scores = g.op<MatmulOp>({q, g.astype(kt, dt)});
+    double lowest = -std::numeric_limits<float>::max();
+    if (dt.isF16())
+      lowest = -65504.0;
+    else if (dt.isF64())
+      lowest = -std::numeric_limits<double>::max();
+    if (op.getCausal()) {
+      // Query i sees keys j <= i + (S - L).
+      auto idx = rewriter.getI32Type();
+      auto arange = [&](int64_t start, int64_t n) {
+        auto type = RankedTensorType::get({n}, idx);
+        return ArangeOp::create(rewriter, op.getLoc(), type,
+                                rewriter.getF64FloatAttr(start),
+                                rewriter.getF64FloatAttr(start + n),
+                                rewriter.getF64FloatAttr(1))
+            .getResult();
+      };
+      Value qi = g.reshape(arange(keys - len, len), {len, 1});
+      Value kj = g.reshape(arange(0, keys), {1, keys});
+      Value keep = g.op<GreaterEqualOp>({qi, kj});
+      scores = g.op<SelectOp>({keep, scores, g.scalar(dt, lowest)});
+    } else if (Value mask = op.getMask()) {
+      // Bring a per-query-head mask into the [B, Hkv, G, L, S] layout.
+      SmallVector<int64_t> ms(g.shape(mask));
+      while (ms.size() < 4)
+        ms.insert(ms.begin(), 1);
+      SmallVector<int64_t> grouped = {ms[0], ms[1] == 1 ? 1 : hkv,
+                                      ms[1] == 1 ? 1 : groups, ms[2], ms[3]};
+      mask = g.reshape(mask, grouped);
+      if (g.dtype(mask).isInteger(1))
+        scores = g.op<SelectOp>({mask, scores, g.scalar(dt, lowest)});
+      else
+        scores = g.add(scores, g.astype(mask, dt));
+    }
+    Value p = g.op<SoftmaxOp>(scores, {g.axes({-1}),
+                                       g.attr("precise", rewriter.getBoolAttr(true))});
+    Value vg = g.reshape(v, {batch, hkv, 1, vs[2], vs[3]});
+    Value o = g.op<MatmulOp>({p, g.astype(vg, dt)});
+    rewriter.replaceOp(op, g.reshape(o, {batch, hq, len, vs[3]}));
+    return success();
+  }
+};
+
+/// MLX's RoPE: angles (offset + position) * scale * base^(-2i/dims) (or
+/// 1/freqs) in float32; the first `dims` features rotate as two halves, or
+/// as adjacent pairs when `traditional`; the rest pass through.
+struct DecomposeRope final : OpRewritePattern<RopeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RopeOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Value x = op.getX();
+    if (g.shape(op.getOffset()).size() != 0)
+      return rewriter.notifyMatchFailure(op, "per-batch offsets");
+    Type dt = g.dtype(x);
+    Type f = f32(rewriter);
+    SmallVector<int64_t> shape(g.shape(x));
+    int64_t rank = shape.size(), len = shape[rank - 2], feat = shape[rank - 1];
+    int64_t dims = op.getDims(), half = dims / 2;
+    auto arange = [&](int64_t n) {
+      return ArangeOp::create(rewriter, op.getLoc(),
+                              RankedTensorType::get({n}, f),
+                              rewriter.getF64FloatAttr(0),
+                              rewriter.getF64FloatAttr(n),
+                              rewriter.getF64FloatAttr(1))
+          .getResult();
+    };
+    Value positions = g.add(arange(len), g.astype(op.getOffset(), f));
+    positions = g.mul(positions, g.scalar(f, op.getScale().convertToDouble()));
+    Value invFreq;
+    if (Value freqs = op.getFreqs()) {
+      invFreq = g.div(g.scalar(f, 1.0), g.astype(freqs, f));
+    } else {
+      double logBase = std::log(op.getBase()->convertToDouble());
+      invFreq = g.op<ExpOp>(
+          g.mul(arange(half), g.scalar(f, -2.0 * logBase / dims)));
+    }
+    Value theta = g.mul(g.reshape(positions, {len, 1}),
+                        g.reshape(invFreq, {1, half}));
+    Value cos = g.op<CosOp>(theta), sin = g.op<SinOp>(theta);
+    auto slice = [&](Value v, int64_t start, int64_t stop, int64_t stride) {
+      SmallVector<int64_t> lo(rank, 0), hi(shape), st(rank, 1);
+      lo.back() = start;
+      hi.back() = stop;
+      st.back() = stride;
+      return g.op<SliceOp>(v, {g.attr("start", rewriter.getDenseI64ArrayAttr(lo)),
+                               g.attr("stop", rewriter.getDenseI64ArrayAttr(hi)),
+                               g.attr("strides", rewriter.getDenseI64ArrayAttr(st))});
+    };
+    Value xf = g.astype(x, f);
+    Value x1, x2;
+    if (op.getTraditional()) {
+      x1 = slice(xf, 0, dims, 2);
+      x2 = slice(xf, 1, dims, 2);
+    } else {
+      x1 = slice(xf, 0, half, 1);
+      x2 = slice(xf, half, dims, 1);
+    }
+    Value r1 = g.sub(g.mul(x1, cos), g.mul(x2, sin));
+    Value r2 = g.add(g.mul(x1, sin), g.mul(x2, cos));
+    auto concat = [&](ValueRange parts, int64_t axis) {
+      return g.op<ConcatenateOp>(parts, {g.attr("axis", rewriter.getI64IntegerAttr(axis))});
+    };
+    Value rotated;
+    if (op.getTraditional()) {
+      SmallVector<int64_t> pairShape(shape);
+      pairShape.back() = half;
+      pairShape.push_back(1);
+      Value both = concat({g.reshape(r1, pairShape), g.reshape(r2, pairShape)},
+                          rank);
+      SmallVector<int64_t> flat(shape);
+      flat.back() = dims;
+      rotated = g.reshape(both, flat);
+    } else {
+      rotated = concat({r1, r2}, rank - 1);
+    }
+    rotated = g.astype(rotated, dt);
+    if (dims < feat)
+      rotated = concat({rotated, slice(x, dims, feat, 1)}, rank - 1);
+    rewriter.replaceOp(op, rotated);
+    return success();
+  }
+};
+
+struct MlxDecomposePass final : mlx::impl::MlxDecomposeBase<MlxDecomposePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMlxDecomposePatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
+               DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
+               DecomposeVectorMatmul, DecomposeAttention, DecomposeRope>(
+      patterns.getContext());
+}
