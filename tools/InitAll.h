@@ -10,6 +10,7 @@
 
 #include "Mlx/MlxDialect.h"
 #include "codegen/Passes.h"
+#include "codegen/Pipelines.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -34,6 +35,7 @@ inline void registerAllPasses() {
   mlir::registerAllPasses();
   mlir::mlx::registerMlxPasses();
   mlir::mlx::registerCodegenPasses();
+  mlir::mlx::registerMlxcPipelines();
 }
 
 } // namespace mlxc

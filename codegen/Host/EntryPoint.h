@@ -1,0 +1,50 @@
+//===- EntryPoint.h - the C entry point of a compiled graph ------*- C++ -*-===//
+//
+// A compiled program exports `void mlxc_program_entry(void **buffers)` (inputs
+// then outputs, row-major) and `const char mlxc_program_signature[]`, which
+// the runtime parses (runtime/signature.c) to read inputs and write outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_HOST_ENTRYPOINT_H
+#define MLXC_CODEGEN_HOST_ENTRYPOINT_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::mlx {
+
+struct TensorSpec {
+  std::string name;
+  Type dtype;
+  SmallVector<int64_t> shape;
+};
+
+/// The interface of one graph function, taken before lowering.
+struct ProgramSignature {
+  std::string entry;
+  SmallVector<TensorSpec> inputs, outputs;
+
+  /// The text of `mlxc_program_signature`.
+  std::string str() const;
+};
+
+/// Reads the signature of `func`; arguments and results must be statically
+/// shaped tensors of MLX dtypes (an error at the function otherwise). Names
+/// come from `mlx.name` argument/result attributes, else arg<i> / out<i>.
+FailureOr<ProgramSignature> getProgramSignature(func::FuncOp func);
+
+/// The symbol the graph function gets in the object file, so that no graph
+/// name can collide with C symbols such as `main`.
+std::string getGraphSymbol(StringRef entry);
+
+/// Adds `mlxc_program_entry` and `mlxc_program_signature` to a module in the
+/// LLVM dialect whose graph function (renamed by getGraphSymbol) takes one
+/// bare pointer per input and output.
+LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature);
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_HOST_ENTRYPOINT_H

@@ -1,0 +1,40 @@
+//===- Pipelines.h - the compilation pipelines of mlxc ------------*- C++ -*-===//
+//
+// Each phase boundary is a named normal form the driver can stop at
+// (`mlxc --emit=...`) and that mlx-opt reproduces from the same text:
+//   mlx      verified mlx dialect (as imported)
+//   linalg   fused linalg on tensors of storage types
+//   llvm     LLVM dialect, bufferized, ready for translation
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_PIPELINES_H
+#define MLXC_CODEGEN_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::mlx {
+
+/// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
+/// elementwise fusion.
+std::string getLinalgPipeline();
+
+/// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
+/// outputs as out-parameters, loops, and the LLVM conversions. Functions
+/// take one bare pointer per buffer.
+std::string getCpuLLVMPipeline();
+
+/// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
+/// `module`, honouring the IR-printing and timing command-line options.
+LogicalResult runPipeline(ModuleOp module, StringRef pipeline);
+
+/// Registers the pipelines above for mlx-opt: `--mlxc-linalg-pipeline` and
+/// `--mlxc-cpu-llvm-pipeline`.
+void registerMlxcPipelines();
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_PIPELINES_H

@@ -1,0 +1,275 @@
+//===- mlxc.cpp - the mlxc ahead-of-time compiler driver ------------------===//
+//
+//   mlxc graph.mlir -o model            # executable for the host CPU
+//   mlxc graph.mlir --emit=linalg       # stop at a named phase
+//
+// Phases: mlir (verified mlx) -> linalg (fused, on tensors) -> llvm (LLVM IR)
+// -> obj -> exe (linked with the runtime, runtime/).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/InitAll.h"
+
+#include "codegen/Host/EntryPoint.h"
+#include "codegen/Pipelines.h"
+#include "codegen/Target/ObjectFile.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+enum class Emit { Mlir, Linalg, Llvm, Obj, Exe };
+} // namespace
+
+static cl::OptionCategory category("mlxc options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<graph.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"),
+                                       cl::cat(category));
+static cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce"), cl::init(Emit::Exe),
+    cl::values(clEnumValN(Emit::Mlir, "mlir", "the verified mlx graph"),
+               clEnumValN(Emit::Linalg, "linalg",
+                          "fused linalg on tensors (after lowering)"),
+               clEnumValN(Emit::Llvm, "llvm", "optimized LLVM IR"),
+               clEnumValN(Emit::Obj, "obj", "an object file"),
+               clEnumValN(Emit::Exe, "exe",
+                          "an executable linked with the runtime")),
+    cl::cat(category));
+static cl::opt<std::string> target("target",
+                                   cl::desc("Where the graph runs: cpu"),
+                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> entryName(
+    "entry", cl::desc("The graph function to compile (default: the only "
+                      "public function, else the first)"),
+    cl::cat(category));
+static cl::opt<std::string> hostCpu(
+    "cpu", cl::desc("Oldest host CPU the program must run on"),
+    cl::init("x86-64-v3"), cl::cat(category));
+static cl::opt<std::string> runtimeDir(
+    "runtime-dir",
+    cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
+             "beside mlxc)"),
+    cl::cat(category));
+
+/// Finds the graph function to compile.
+static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  if (!entryName.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(entryName);
+    if (!func)
+      return module.emitError() << "no function named '" << entryName << "'";
+    return func;
+  }
+  SmallVector<func::FuncOp> publics;
+  for (func::FuncOp f : funcs)
+    if (f.isPublic() && !f.isExternal())
+      publics.push_back(f);
+  if (publics.size() == 1)
+    return publics.front();
+  if (funcs.empty())
+    return module.emitError() << "the module has no function to compile";
+  return funcs.front();
+}
+
+/// Writes `text` (or binary data) to `path` only when everything succeeded.
+static LogicalResult writeOutput(StringRef path,
+                                 llvm::function_ref<LogicalResult(raw_ostream &)> fn) {
+  std::string error;
+  auto output = openOutputFile(path, &error);
+  if (!output) {
+    errs() << "mlxc: error: " << error << "\n";
+    return failure();
+  }
+  if (failed(fn(output->os())))
+    return failure();
+  output->keep();
+  return success();
+}
+
+static std::string outputPath(StringRef fallback) {
+  return outputFile.empty() ? fallback.str() : std::string(outputFile);
+}
+
+static std::string defaultRuntimeDir(const char *argv0) {
+  std::string exe = sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&defaultRuntimeDir));
+  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+
+/// Links `object` with the runtime into `output` (through a temporary file,
+/// so that a failed link leaves nothing behind).
+static LogicalResult linkExecutable(StringRef object, StringRef output,
+                                    StringRef libDir) {
+  ErrorOr<std::string> cc = sys::findProgramByName("cc");
+  if (!cc) {
+    errs() << "mlxc: error: no system linker driver 'cc' on PATH\n";
+    return failure();
+  }
+  SmallString<256> mainLib(libDir), rtLib(libDir);
+  sys::path::append(mainLib, "libmlxrt_main.a");
+  sys::path::append(rtLib, "libmlxrt.a");
+  for (StringRef lib : {mainLib.str(), rtLib.str()})
+    if (!sys::fs::exists(lib)) {
+      errs() << "mlxc: error: runtime library " << lib
+             << " not found (set --runtime-dir)\n";
+      return failure();
+    }
+  std::string temp = (output + ".tmp").str();
+  SmallVector<StringRef> args = {*cc,    "-o",  temp,   object, mainLib,
+                                 rtLib,  "-lz", "-ldl", "-lm",  "-pthread"};
+  std::string message;
+  int rc = sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: linking " << output << " failed"
+           << (message.empty() ? "" : ": " + message) << "\n";
+    return failure();
+  }
+  if (std::error_code ec = sys::fs::rename(temp, output)) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: cannot write " << output << ": " << ec.message()
+           << "\n";
+    return failure();
+  }
+  return success();
+}
+
+static LogicalResult compile(ModuleOp module, const char *argv0) {
+  if (target != "cpu") {
+    errs() << "mlxc: error: unknown --target=" << target
+           << " (this build compiles for: cpu)\n";
+    return failure();
+  }
+  if (emit == Emit::Mlir)
+    return writeOutput(outputPath("-"),
+                       [&](raw_ostream &os) {
+                         module.print(os);
+                         return success();
+                       });
+
+  FailureOr<func::FuncOp> entry = findEntry(module);
+  if (failed(entry))
+    return failure();
+  FailureOr<mlx::ProgramSignature> signature = mlx::getProgramSignature(*entry);
+  if (failed(signature))
+    return failure();
+  // Keep only the graph (and what it calls) under a collision-free name.
+  SymbolTable symbols(module);
+  if (failed(symbols.rename(*entry, mlx::getGraphSymbol(signature->entry))))
+    return failure();
+
+  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
+    return failure();
+  if (emit == Emit::Linalg)
+    return writeOutput(outputPath("-"),
+                       [&](raw_ostream &os) {
+                         module.print(os);
+                         return success();
+                       });
+
+  if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
+      failed(mlx::addEntryPoint(module, *signature)))
+    return failure();
+  auto machine = mlx::createHostTargetMachine(module, hostCpu);
+  if (failed(machine))
+    return failure();
+  LLVMContext llvmContext;
+  auto llvmModule = mlx::translateAndOptimize(module, llvmContext, **machine);
+  if (failed(llvmModule))
+    return failure();
+  if (emit == Emit::Llvm)
+    return writeOutput(outputPath("-"),
+                       [&](raw_ostream &os) {
+                         (*llvmModule)->print(os, nullptr);
+                         return success();
+                       });
+
+  auto writeObject = [&](StringRef path) {
+    std::error_code ec;
+    ToolOutputFile out(path, ec, sys::fs::OF_None);
+    if (ec) {
+      errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
+             << "\n";
+      return failure();
+    }
+    if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, out.os())))
+      return failure();
+    out.keep();
+    return success();
+  };
+  if (emit == Emit::Obj)
+    return writeObject(outputPath("a.o"));
+
+  std::string output = outputPath("a.out");
+  SmallString<128> object;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("mlxc", "o", object)) {
+    errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
+           << "\n";
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  if (failed(writeObject(object)))
+    return failure();
+  return linkExecutable(object, output,
+                        runtimeDir.empty() ? defaultRuntimeDir(argv0)
+                                           : std::string(runtimeDir));
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  mlxc::registerAllPasses();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mlxc: compile MLX array graphs ahead of time\n");
+
+  DialectRegistry registry;
+  mlxc::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  if (StringRef(inputFile).ends_with(".mlxfn")) {
+    errs() << "mlxc: error: " << inputFile
+           << ": reading MLX exports (.mlxfn) is not supported by this build; "
+              "give an .mlir file of the mlx dialect\n";
+    return 1;
+  }
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    errs() << "mlxc: error: " << error << "\n";
+    return 1;
+  }
+  auto sourceMgr = std::make_shared<SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  return failed(compile(*module, argv[0])) ? 1 : 0;
+}
