@@ -41,4 +41,35 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// GPU preparation
+//===----------------------------------------------------------------------===//
+
+def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy";
+  let description = [{
+    Bufferization leaves memref.copy ops (e.g. a function result written to
+    its out-parameter). On a GPU target the buffers live in device-reachable
+    memory, so the copy must become a loop nest that maps to a kernel
+    instead of a host memcpy.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {
+  let summary = "Shape each outermost scf.parallel into grid x block loops";
+  let description = [{
+    Collapses every outermost scf.parallel into one dimension and tiles it by
+    `block-size`, so that `gpu-map-parallel-loops` maps the outer loop to
+    blocks and the inner loop to the threads of a block (a block never
+    exceeds the hardware's 1024 threads, whatever the tensor shape).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // MLXC_CODEGEN_PASSES_TD

@@ -12,16 +12,20 @@ std::string mlx::getLinalgPipeline() {
          "linalg-fuse-elementwise-ops,canonicalize,cse";
 }
 
+/// Bufferization shared by all targets: function results become
+/// caller-allocated out-parameters, so that the runtime owns every input and
+/// output buffer.
+static std::string getBufferizePipeline() {
+  return "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "canonicalize,"
+         "buffer-results-to-out-params{hoist-static-allocs "
+         "modify-public-functions},"
+         "buffer-deallocation-pipeline,canonicalize,";
+}
+
 std::string mlx::getCpuLLVMPipeline() {
-  return
-      // Function results become caller-allocated out-parameters, so that the
-      // runtime owns every input and output buffer.
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,"
-      "buffer-results-to-out-params{hoist-static-allocs "
-      "modify-public-functions},"
-      "buffer-deallocation-pipeline,canonicalize,"
+  return getBufferizePipeline() +
       "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
       "convert-scf-to-cf,"
       // ipowi and friends have no LLVM intrinsic: expand them to functions;
@@ -30,6 +34,29 @@ std::string mlx::getCpuLLVMPipeline() {
       "convert-arith-to-llvm,convert-index-to-llvm,finalize-memref-to-llvm,"
       "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
       "convert-cf-to-llvm,reconcile-unrealized-casts";
+}
+
+std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
+  return getBufferizePipeline() +
+         "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
+         "mlxc-tile-parallel-loops,canonicalize,"
+         "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
+         "gpu-kernel-outlining,canonicalize,lower-affine,convert-scf-to-cf,"
+         "nvvm-attach-target{chip=" + chip.str() + " l=" + libdevicePath.str() +
+         " O=3},"
+         "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv},"
+         "canonicalize,cse,reconcile-unrealized-casts),"
+         // Host code before gpu-to-llvm, whose own patterns would allocate
+         // with plain malloc and pass full memref descriptors.
+         "expand-strided-metadata,"
+         "finalize-memref-to-llvm{use-generic-functions},"
+         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+         "convert-arith-to-llvm,convert-index-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "convert-cf-to-llvm,"
+         "gpu-to-llvm{use-bare-pointers-for-kernels},"
+         "gpu-module-to-binary{format=isa},"
+         "reconcile-unrealized-casts";
 }
 
 LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline) {

@@ -27,6 +27,13 @@ std::string getLinalgPipeline();
 /// take one bare pointer per buffer.
 std::string getCpuLLVMPipeline();
 
+/// linalg on tensors -> LLVM dialect with NVVM kernels: bufferization as on
+/// the CPU, then every parallel loop nest becomes a kernel (grid x 256
+/// threads) compiled to PTX for `chip` with libdevice linked in; host code
+/// launches through the mgpu* functions of the runtime and allocates through
+/// `_mlir_memref_to_llvm_alloc` (unified memory, runtime/cuda.c).
+std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
+
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing and timing command-line options.
 LogicalResult runPipeline(ModuleOp module, StringRef pipeline);

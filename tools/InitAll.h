@@ -17,6 +17,8 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 namespace mlxc {
 
@@ -28,6 +30,9 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::mlx::MlxDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary serializes through LLVM IR and the NVVM target.
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
 /// The project's passes and the upstream ones.

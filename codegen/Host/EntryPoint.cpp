@@ -27,8 +27,9 @@ std::string ProgramSignature::str() const {
   return text;
 }
 
-std::string mlx::getGraphSymbol(StringRef entry) {
-  return ("mlxc_graph_" + entry).str();
+std::string mlx::getGraphSymbol(StringRef entry, Variant variant) {
+  return ((variant == Variant::Cpu ? "mlxc_graph_" : "mlxc_graph_cuda_") +
+          entry).str();
 }
 
 FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
@@ -66,9 +67,10 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
 }
 
 LogicalResult mlx::addEntryPoint(ModuleOp module,
-                                 const ProgramSignature &signature) {
+                                 const ProgramSignature &signature,
+                                 Variant variant) {
   MLIRContext *ctx = module.getContext();
-  std::string graph = getGraphSymbol(signature.entry);
+  std::string graph = getGraphSymbol(signature.entry, variant);
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(graph);
   size_t buffers = signature.inputs.size() + signature.outputs.size();
   if (!fn || fn.getNumArguments() != buffers)
@@ -79,15 +81,21 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
   Location loc = fn.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
 
-  std::string text = signature.str();
-  text.push_back('\0');
-  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
-  LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                         LLVM::Linkage::External, "mlxc_program_signature",
-                         b.getStringAttr(text));
+  if (variant == Variant::Cpu) {
+    std::string text = signature.str();
+    text.push_back('\0');
+    auto arrayType =
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::External, "mlxc_program_signature",
+                           b.getStringAttr(text));
+  }
 
   auto entryType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr});
-  auto entry = LLVM::LLVMFuncOp::create(b, loc, "mlxc_program_entry", entryType);
+  auto entry = LLVM::LLVMFuncOp::create(
+      b, loc,
+      variant == Variant::Cpu ? "mlxc_program_entry" : "mlxc_program_entry_cuda",
+      entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   SmallVector<Value> args;

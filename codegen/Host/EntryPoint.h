@@ -36,14 +36,19 @@ struct ProgramSignature {
 /// come from `mlx.name` argument/result attributes, else arg<i> / out<i>.
 FailureOr<ProgramSignature> getProgramSignature(func::FuncOp func);
 
-/// The symbol the graph function gets in the object file, so that no graph
-/// name can collide with C symbols such as `main`.
-std::string getGraphSymbol(StringRef entry);
+/// Where compiled code runs; each variant has its own entry symbol
+/// (`mlxc_program_entry` for the CPU, `mlxc_program_entry_cuda`).
+enum class Variant { Cpu, Cuda };
 
-/// Adds `mlxc_program_entry` and `mlxc_program_signature` to a module in the
-/// LLVM dialect whose graph function (renamed by getGraphSymbol) takes one
-/// bare pointer per input and output.
-LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature);
+/// The symbol the graph function gets in the object file, so that no graph
+/// name can collide with C symbols such as `main`, nor the two variants.
+std::string getGraphSymbol(StringRef entry, Variant variant);
+
+/// Adds the entry point of `variant` to a module in the LLVM dialect whose
+/// graph function (renamed by getGraphSymbol) takes one bare pointer per
+/// input and output; the CPU variant also carries `mlxc_program_signature`.
+LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature,
+                            Variant variant);
 
 } // namespace mlir::mlx
 

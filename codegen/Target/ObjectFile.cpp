@@ -33,19 +33,24 @@ mlx::createHostTargetMachine(ModuleOp module, StringRef cpu) {
 }
 
 FailureOr<std::unique_ptr<llvm::Module>>
-mlx::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &machine) {
+mlx::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                       llvm::TargetMachine &machine) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule)
     return module.emitError() << "translation to LLVM IR failed";
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
-  auto optimize = makeOptimizingTransformer(3, 0, &machine);
-  if (llvm::Error err = optimize(llvmModule.get()))
-    return module.emitError() << "LLVM optimization failed: "
-                              << llvm::toString(std::move(err));
   return llvmModule;
+}
+
+LogicalResult mlx::optimizeModule(ModuleOp anchor, llvm::Module &module,
+                                  llvm::TargetMachine &machine) {
+  auto optimize = makeOptimizingTransformer(3, 0, &machine);
+  if (llvm::Error err = optimize(&module))
+    return anchor.emitError() << "LLVM optimization failed: "
+                              << llvm::toString(std::move(err));
+  return success();
 }
 
 LogicalResult mlx::writeObjectFile(ModuleOp anchor, llvm::Module &module,

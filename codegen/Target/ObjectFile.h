@@ -17,11 +17,14 @@ namespace mlir::mlx {
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(ModuleOp module, StringRef cpu);
 
-/// Translates an LLVM-dialect module and optimizes it at O3 (the loop
-/// vectorizer only runs in the O3 pipeline).
+/// Translates an LLVM-dialect module for `machine`'s triple and data layout.
 FailureOr<std::unique_ptr<llvm::Module>>
-translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                     llvm::TargetMachine &machine);
+translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                  llvm::TargetMachine &machine);
+
+/// Optimizes at O3 (the loop vectorizer only runs in the O3 pipeline).
+LogicalResult optimizeModule(ModuleOp diagnosticsAnchor, llvm::Module &module,
+                             llvm::TargetMachine &machine);
 
 /// Writes `module` as an object file.
 LogicalResult writeObjectFile(ModuleOp diagnosticsAnchor, llvm::Module &module,

@@ -21,6 +21,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,9 +55,19 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Exe, "exe",
                           "an executable linked with the runtime")),
     cl::cat(category));
-static cl::opt<std::string> target("target",
-                                   cl::desc("Where the graph runs: cpu"),
-                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> target(
+    "target",
+    cl::desc("cpu, or cuda (the executable then holds the CUDA and the CPU "
+             "variant and picks one with --device)"),
+    cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> gpuArch(
+    "gpu-arch", cl::desc("GPU architecture of the PTX (default sm_70)"),
+    cl::init("sm_70"), cl::cat(category));
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
+             "/usr/local/cuda)"),
+    cl::cat(category));
 static cl::opt<std::string> entryName(
     "entry", cl::desc("The graph function to compile (default: the only "
                       "public function, else the first)"),
@@ -155,10 +166,36 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
   return success();
 }
 
+/// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
+static FailureOr<std::string> findLibdevice() {
+  SmallVector<std::string> roots;
+  if (!cudaPath.empty())
+    roots.push_back(cudaPath);
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = getenv(var))
+      roots.push_back(value);
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (sys::fs::exists(path))
+      return std::string(path);
+  }
+  errs() << "mlxc: error: libdevice.10.bc not found under "
+         << join(roots, ", ") << " (set --cuda-path)\n";
+  return failure();
+}
+
 static LogicalResult compile(ModuleOp module, const char *argv0) {
-  if (target != "cpu") {
+  if (target != "cpu" && target != "cuda") {
     errs() << "mlxc: error: unknown --target=" << target
-           << " (this build compiles for: cpu)\n";
+           << " (expected cpu or cuda)\n";
+    return failure();
+  }
+  bool cuda = target == "cuda";
+  if (cuda && !StringRef(gpuArch).starts_with("sm_")) {
+    errs() << "mlxc: error: --gpu-arch must look like sm_70, got '" << gpuArch
+           << "'\n";
     return failure();
   }
   if (emit == Emit::Mlir)
@@ -174,9 +211,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   FailureOr<mlx::ProgramSignature> signature = mlx::getProgramSignature(*entry);
   if (failed(signature))
     return failure();
-  // Keep only the graph (and what it calls) under a collision-free name.
+  // The graph gets a collision-free name.
   SymbolTable symbols(module);
-  if (failed(symbols.rename(*entry, mlx::getGraphSymbol(signature->entry))))
+  if (failed(symbols.rename(
+          *entry, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu))))
     return failure();
 
   if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
@@ -188,15 +226,42 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
                          return success();
                        });
 
+  // The CUDA variant starts from the same linalg form.
+  OwningOpRef<ModuleOp> cudaModule;
+  if (cuda) {
+    cudaModule = module.clone();
+    SymbolTable cudaSymbols(*cudaModule);
+    auto graph = cudaSymbols.lookup<func::FuncOp>(
+        mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu));
+    if (failed(cudaSymbols.rename(
+            graph, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda))))
+      return failure();
+  }
+
   if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
-      failed(mlx::addEntryPoint(module, *signature)))
+      failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)))
     return failure();
   auto machine = mlx::createHostTargetMachine(module, hostCpu);
   if (failed(machine))
     return failure();
   LLVMContext llvmContext;
-  auto llvmModule = mlx::translateAndOptimize(module, llvmContext, **machine);
+  auto llvmModule = mlx::translateToLLVMIR(module, llvmContext, **machine);
   if (failed(llvmModule))
+    return failure();
+  if (cuda) {
+    FailureOr<std::string> libdevice = findLibdevice();
+    if (failed(libdevice) ||
+        failed(mlx::runPipeline(*cudaModule,
+                                mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
+        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
+      return failure();
+    auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
+    if (failed(cudaLLVM))
+      return failure();
+    if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
+      return module.emitError() << "linking the CPU and CUDA variants failed";
+  }
+  if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
     return failure();
   if (emit == Emit::Llvm)
     return writeOutput(outputPath("-"),

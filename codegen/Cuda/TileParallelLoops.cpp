@@ -1,0 +1,62 @@
+//===- TileParallelLoops.cpp - the mlxc-tile-parallel-loops pass ----------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCTILEPARALLELLOOPS
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+namespace {
+struct MlxcTileParallelLoopsPass final
+    : mlx::impl::MlxcTileParallelLoopsBase<MlxcTileParallelLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation()->emitError()
+          << "block-size must be in [1, 1024], got " << blockSize;
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation()->walk([&](scf::ParallelOp op) {
+      if (!op->getParentOfType<scf::ParallelOp>())
+        outermost.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ParallelOp op : outermost) {
+      scf::ParallelOp loop = op;
+      if (loop.getNumLoops() > 1) {
+        // collapseParallelLoops builds a new loop in place of the old one;
+        // find it among the loops of the block.
+        Block *block = loop->getBlock();
+        llvm::SmallPtrSet<Operation *, 8> before;
+        for (auto other : block->getOps<scf::ParallelOp>())
+          before.insert(other);
+        std::vector<unsigned> all(loop.getNumLoops());
+        std::iota(all.begin(), all.end(), 0);
+        rewriter.setInsertionPoint(loop);
+        collapseParallelLoops(rewriter, loop, {all});
+        scf::ParallelOp collapsed;
+        for (auto other : block->getOps<scf::ParallelOp>())
+          if (!before.contains(other))
+            collapsed = other;
+        if (!collapsed) {
+          op->emitError() << "could not collapse the parallel loop";
+          return signalPassFailure();
+        }
+        loop = collapsed;
+      }
+      scf::tileParallelLoop(loop, {static_cast<int64_t>(blockSize)},
+                            /*noMinMaxBounds=*/false);
+    }
+  }
+};
+} // namespace
