@@ -5,7 +5,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc)
 LLVM_ROOT  := /usr/lib/llvm-22
 APT_PKGS   := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 \
-              ninja-build cmake ccache
+              ninja-build cmake ccache zlib1g-dev libgtest-dev
 CCACHE     := $(shell command -v ccache 2>/dev/null)
 
 CMAKE_FLAGS := -G Ninja \
@@ -23,12 +23,12 @@ all: build
 # Installs the toolchain when it is missing (Debian's packages, as root).
 deps:
 	@if [ ! -f $(LLVM_ROOT)/lib/cmake/mlir/MLIRConfig.cmake ] || ! command -v ninja >/dev/null \
-	    || ! python3 -c "import numpy" 2>/dev/null; then \
+	    || [ ! -f /usr/include/zlib.h ] || [ ! -f /usr/include/gtest/gtest.h ]; then \
 	  echo "== installing $(APT_PKGS)"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq $(APT_PKGS) >/dev/null; \
 	fi
-	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy
+	@python3 -c "import numpy, mlx.core" 2>/dev/null || python3 -m pip install -q numpy "mlx[cpu]"
 
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)

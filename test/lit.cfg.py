@@ -12,7 +12,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mlxc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "gpu", "tools"]
+                   "gpu", "tools", "Unit", "Runtime"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlxc_src_root", config.mlxc_src_root))

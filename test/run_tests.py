@@ -21,7 +21,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "lit.json")
         cmd = [sys.executable, lit, "-sv", "-o", report,
-               os.path.join(build, "test")] + sys.argv[2:]
+               os.path.join(build, "test"),
+               os.path.join(build, "test", "Unit")] + sys.argv[2:]
         run = subprocess.run(cmd)
         if not os.path.exists(report):
             print("0 passed, 1 failed (lit did not run)")

@@ -38,6 +38,16 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxLinearToLinalgPatterns(converter, patterns);
 }
 
+bool mlx::hasLinalgLowering(Operation *op) {
+  return isElementwiseOp(op) ||
+         isa<ConstantOp, FullOp, ArangeOp, BroadcastToOp, ReshapeOp,
+             ExpandDimsOp, SqueezeOp, FlattenOp, UnflattenOp, TransposeOp,
+             SliceOp, SliceUpdateOp, DynamicSliceOp, DynamicSliceUpdateOp,
+             ConcatenateOp, SplitOp, PadOp, GatherOp, TakeAlongAxisOp,
+             AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
+             ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp>(op);
+}
+
 namespace {
 struct ConvertMlxToLinalgPass final
     : mlx::impl::ConvertMlxToLinalgBase<ConvertMlxToLinalgPass> {
@@ -70,6 +80,21 @@ struct ConvertMlxToLinalgPass final
     getOperation().walk([&](Operation *op) {
       if (!isa<MlxDialect>(op->getDialect()))
         return;
+      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
+              ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
+        op->emitError() << "is a composite op; run mlx-decompose before "
+                           "convert-mlx-to-linalg";
+        unsupported = true;
+        return;
+      }
+      if (!hasLinalgLowering(op)) {
+        op->emitError() << "has no lowering in mlxc's code generator (it "
+                           "lowers elementwise, creation, layout, gather, "
+                           "reduction, scan, matmul and the decomposed "
+                           "composite ops)";
+        unsupported = true;
+        return;
+      }
       for (Type type : op->getResultTypes())
         if (auto tensor = dyn_cast<RankedTensorType>(type);
             tensor && !tensor.hasStaticShape()) {

@@ -202,6 +202,33 @@ struct DynamicSliceUpdateOpLowering final
   }
 };
 
+/// Each piece of a split is a static slice along the axis.
+struct SplitOpLowering final : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getX().getType());
+    if (!srcType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t rank = srcType.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    SmallVector<Value> pieces;
+    int64_t offset = 0;
+    for (Value result : op.getResults()) {
+      auto type = storageOf(result.getType());
+      SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+      offsets[axis] = offset;
+      pieces.push_back(tensor::ExtractSliceOp::create(
+          rewriter, op.getLoc(), type, adaptor.getX(), ValueRange{},
+          ValueRange{}, ValueRange{}, offsets, type.getShape(), strides));
+      offset += type.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, pieces);
+    return success();
+  }
+};
+
 /// Inputs of another dtype are converted first, then inserted side by side.
 struct ConcatenateOpLowering final : OpConversionPattern<ConcatenateOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -437,6 +464,7 @@ void mlx::populateMlxDataMovementToLinalgPatterns(
                ReshapeLikeLowering<UnflattenOp>, TransposeOpLowering,
                SliceOpLowering, SliceUpdateOpLowering, DynamicSliceOpLowering,
                DynamicSliceUpdateOpLowering, ConcatenateOpLowering,
+               SplitOpLowering,
                PadOpLowering, GatherOpLowering, TakeAlongAxisOpLowering,
                AsStridedOpLowering>(converter, patterns.getContext());
 }

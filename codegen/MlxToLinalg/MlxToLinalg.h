@@ -28,6 +28,9 @@ void populateMlxDataMovementToLinalgPatterns(const TypeConverter &converter,
 void populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// Whether convert-mlx-to-linalg has a pattern for `op`.
+bool hasLinalgLowering(Operation *op);
+
 /// All of the above.
 void populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -235,6 +236,81 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
     return success();
   }
 };
+/// cumsum/cumprod/cummax/cummin: an scf.for along the axis carries the
+/// running value (one slice) and the result; each step combines one slice.
+template <typename OpTy, Combine kind>
+struct ScanOpLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    if (!inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t rank = inType.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t n = inType.getDimSize(axis);
+    Type inDtype = inType.getElementType(), outDtype = outType.getElementType();
+    Type accDtype = accumulatorDtype(outDtype);
+    SmallVector<int64_t> sliceShape(inType.getShape());
+    sliceShape.erase(sliceShape.begin() + axis);
+    auto accType = RankedTensorType::get(sliceShape, accDtype);
+    auto accStorage = RankedTensorType::get(sliceShape, toStorageType(accDtype));
+    auto inSlice = RankedTensorType::get(sliceShape, toStorageType(inDtype));
+    auto outSlice = RankedTensorType::get(sliceShape, toStorageType(outDtype));
+
+    Value acc0 = linalg::FillOp::create(
+                     rewriter, loc, identityValue(rewriter, loc, kind, accDtype),
+                     tensor::EmptyOp::create(rewriter, loc, sliceShape,
+                                             accStorage.getElementType())
+                         .getResult())
+                     .getResult(0);
+    Value result0 = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                            toStorageType(outDtype));
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, n);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    bool reverse = op.getReverse(), inclusive = op.getInclusive();
+    Value x = adaptor.getX();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, ValueRange{acc0, result0},
+        [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+          Value pos = i;
+          if (reverse)
+            pos = arith::SubIOp::create(
+                b, l, arith::ConstantIndexOp::create(b, l, n - 1), i);
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+          offsets[axis] = pos;
+          SmallVector<OpFoldResult> sizes =
+              getAsIndexOpFoldResult(b.getContext(), inType.getShape());
+          sizes[axis] = b.getIndexAttr(1);
+          SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+          Value xi = tensor::ExtractSliceOp::create(b, l, inSlice, x, offsets,
+                                                    sizes, strides);
+          Value next = lowering::buildElementwiseGeneric(
+              b, l, accType, ValueRange{iter[0], xi},
+              {accType, inSlice.clone(inDtype)},
+              [&](OpBuilder &bb, Location ll, ValueRange args) {
+                Value v = castScalar(bb, ll, args[1], inDtype, accDtype);
+                return combine(bb, ll, kind, args[0], v, accDtype);
+              });
+          Value out = inclusive ? next : iter[0];
+          if (accDtype != outDtype)
+            out = lowering::buildElementwiseGeneric(
+                b, l, outSlice.clone(outDtype), out, {accType},
+                [&](OpBuilder &bb, Location ll, ValueRange args) {
+                  return castScalar(bb, ll, args[0], accDtype, outDtype);
+                });
+          Value updated = tensor::InsertSliceOp::create(
+              b, l, out, iter[1], offsets, sizes, strides);
+          scf::YieldOp::create(b, l, ValueRange{next, updated});
+        });
+    rewriter.replaceOp(op, loop.getResult(1));
+    return success();
+  }
+};
 } // namespace
 
 void mlx::populateMlxReductionToLinalgPatterns(const TypeConverter &converter,
@@ -246,6 +322,10 @@ void mlx::populateMlxReductionToLinalgPatterns(const TypeConverter &converter,
                ReduceOpLowering<AllOp, Combine::All>,
                ReduceOpLowering<AnyOp, Combine::Any>,
                ArgReduceOpLowering<ArgmaxOp, true>,
-               ArgReduceOpLowering<ArgminOp, false>>(converter,
+               ArgReduceOpLowering<ArgminOp, false>,
+               ScanOpLowering<CumsumOp, Combine::Sum>,
+               ScanOpLowering<CumprodOp, Combine::Prod>,
+               ScanOpLowering<CummaxOp, Combine::Max>,
+               ScanOpLowering<CumminOp, Combine::Min>>(converter,
                                                      patterns.getContext());
 }

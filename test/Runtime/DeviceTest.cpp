@@ -53,7 +53,8 @@ TEST(Device, AllocationFailureNamesTheBytes) {
   mlxrt_error err;
   EXPECT_EQ(mlxrt_device_alloc(dev, size_t(1) << 60, &p, &err),
             MLXRT_ERROR_OUT_OF_MEMORY);
-  EXPECT_TRUE(contains(err.message, "cannot allocate 1152921504606846976 bytes"))
+  EXPECT_TRUE(
+      contains(err.message, "cannot allocate 1152921504606846976 bytes"))
       << err.message;
   mlxrt_device_close(dev);
 }
@@ -67,9 +68,8 @@ TEST(Device, BadNames) {
     EXPECT_EQ(mlxrt_device_open(name, &dev, &err),
               MLXRT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(dev, nullptr);
-    EXPECT_EQ(std::string(err.message),
-              std::string("unknown device '") + name +
-                  "' (expected cpu, cuda or cuda:N)");
+    EXPECT_EQ(std::string(err.message), std::string("unknown device '") + name +
+                                            "' (expected cpu, cuda or cuda:N)");
   }
 }
 
@@ -86,7 +86,8 @@ TEST(Device, CudaIsNotAvailableYet) {
     mlxrt_device *dev = nullptr;
     mlxrt_error err;
     EXPECT_EQ(mlxrt_device_open(name, &dev, &err), MLXRT_ERROR_DEVICE);
-    EXPECT_EQ(std::string(err.message), std::string("no CUDA device: ") + reason);
+    EXPECT_EQ(std::string(err.message),
+              std::string("no CUDA device: ") + reason);
   }
 }
 

@@ -10,8 +10,8 @@ using namespace mlxrt_test;
 namespace {
 
 TEST(Dtype, NamesRoundTrip) {
-  const char *names[] = {"bool",   "uint8",   "uint16",   "uint32", "uint64",
-                         "int8",   "int16",   "int32",    "int64",  "float16",
+  const char *names[] = {"bool",     "uint8",   "uint16", "uint32", "uint64",
+                         "int8",     "int16",   "int32",  "int64",  "float16",
                          "bfloat16", "float32", "float64"};
   ASSERT_EQ(sizeof(names) / sizeof(names[0]), size_t(MLXRT_DTYPE_COUNT));
   for (int i = 0; i < MLXRT_DTYPE_COUNT; ++i) {
@@ -25,7 +25,8 @@ TEST(Dtype, NamesRoundTrip) {
 
 TEST(Dtype, UnknownNames) {
   mlxrt_dtype parsed = MLXRT_DTYPE_INT8;
-  for (const char *bad : {"", "float", "f32", "Float32", "float32 ", "complex64"})
+  for (const char *bad :
+       {"", "float", "f32", "Float32", "float32 ", "complex64"})
     EXPECT_FALSE(mlxrt_dtype_from_name(bad, &parsed)) << bad;
   EXPECT_FALSE(mlxrt_dtype_from_name(nullptr, &parsed));
   EXPECT_EQ(parsed, MLXRT_DTYPE_INT8);
@@ -73,8 +74,7 @@ TEST(Bfloat16, SpecialValues) {
   EXPECT_EQ(mlxrt_float_to_bfloat16(0.0f), 0x0000);
   EXPECT_EQ(mlxrt_float_to_bfloat16(-0.0f), 0x8000);
   // The largest float rounds to infinity, as in every RNE implementation.
-  EXPECT_EQ(mlxrt_float_to_bfloat16(std::numeric_limits<float>::max()),
-            0x7f80);
+  EXPECT_EQ(mlxrt_float_to_bfloat16(std::numeric_limits<float>::max()), 0x7f80);
   // A NaN whose payload sits only in the low bits must stay a NaN.
   uint16_t nan = mlxrt_float_to_bfloat16(fromBits(0x7f800001));
   EXPECT_TRUE(std::isnan(mlxrt_bfloat16_to_float(nan)));
@@ -90,8 +90,9 @@ TEST(Bfloat16, ToFloatIsExact) {
   EXPECT_EQ(mlxrt_bfloat16_to_float(0x4049), 3.140625f);
   for (uint32_t b = 0; b < 0x10000; b += 7) {
     float f = mlxrt_bfloat16_to_float(static_cast<uint16_t>(b));
-    if (!std::isnan(f))
+    if (!std::isnan(f)) {
       EXPECT_EQ(mlxrt_float_to_bfloat16(f), b);
+    }
   }
 }
 
@@ -126,8 +127,7 @@ TEST(Tensor, InitRejectsBadShapes) {
   int64_t dims[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
   EXPECT_EQ(mlxrt_tensor_init(&t, MLXRT_DTYPE_FLOAT32, 9, dims, &err),
             MLXRT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err.message,
-               "rank 9 is not supported (at most 8 dimensions)");
+  EXPECT_STREQ(err.message, "rank 9 is not supported (at most 8 dimensions)");
   int64_t negative[2] = {4, -1};
   EXPECT_EQ(mlxrt_tensor_init(&t, MLXRT_DTYPE_FLOAT32, 2, negative, &err),
             MLXRT_ERROR_INVALID_ARGUMENT);
@@ -173,7 +173,8 @@ TEST(Tensor, SameType) {
 }
 
 TEST(HostAlloc, AlignedAndNonNull) {
-  for (size_t n : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(1000)}) {
+  for (size_t n :
+       {size_t(0), size_t(1), size_t(63), size_t(64), size_t(1000)}) {
     void *p = nullptr;
     mlxrt_error err;
     ASSERT_EQ(mlxrt_host_alloc(n, &p, &err), MLXRT_OK);

@@ -70,22 +70,20 @@ TEST(Npy, WritesNumpysHeader) {
   t.data = v.data();
   ASSERT_EQ(mlxrt_npy_save(dir.file("a.npy").c_str(), &t, nullptr), MLXRT_OK);
   std::string file = readFile(dir.file("a.npy"));
-  ASSERT_EQ(file.size(), 64u + 12u);
-  EXPECT_EQ(file.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  EXPECT_EQ(file[8], 54);
-  EXPECT_EQ(file[9], 0);
-  EXPECT_EQ(file.substr(10, 54),
-            "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }"
-            "      \n"
-                .substr(0, 54));
-  EXPECT_EQ(file.substr(64), bytesOf(v));
+  std::string dict =
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }";
+  ASSERT_EQ(file.size(), 128u + 12u);
+  EXPECT_EQ(file.substr(0, 10), std::string("\x93NUMPY\x01\x00\x76\x00", 10));
+  EXPECT_EQ(file.substr(10, 118),
+            dict + std::string(118 - dict.size() - 1, ' ') + "\n");
+  EXPECT_EQ(file.substr(128), bytesOf(v));
 
   mlxrt_tensor s = tensorType(MLXRT_DTYPE_BOOL, {});
   unsigned char one = 1;
   s.data = &one;
   ASSERT_EQ(mlxrt_npy_save(dir.file("s.npy").c_str(), &s, nullptr), MLXRT_OK);
-  EXPECT_EQ(readFile(dir.file("s.npy")).substr(10, 58),
-            "{'descr': '|b1', 'fortran_order': False, 'shape': (), }   ");
+  EXPECT_EQ(readFile(dir.file("s.npy")).substr(10, 56),
+            "{'descr': '|b1', 'fortran_order': False, 'shape': (), } ");
 }
 
 TEST(Npy, RoundTripBfloat16) {
@@ -116,8 +114,8 @@ TEST(Npy, Float32ConvertsToBfloat16WithRounding) {
   std::vector<float> values(10000);
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = static_cast<float>(i) * 1.001f - 5000.0f;
-  values[7] = 1.00390625f;    // Tie: 0x3f808000 rounds down to even.
-  values[8] = 1.01171875f;    // Tie: 0x3f818000 rounds up to even.
+  values[7] = 1.00390625f; // Tie: 0x3f808000 rounds down to even.
+  values[8] = 1.01171875f; // Tie: 0x3f818000 rounds up to even.
   std::string path =
       dir.write("f.npy", npyFile(npyDict("<f4", "(10000,)"), bytesOf(values)));
   mlxrt_tensor t = tensorType(MLXRT_DTYPE_BFLOAT16, {10000});
@@ -141,7 +139,8 @@ TEST(Npy, HeaderVersions) {
   std::string data = bytesOf(v);
   for (int major : {1, 2, 3}) {
     for (bool pad : {true, false}) {
-      SCOPED_TRACE("version " + std::to_string(major) + (pad ? "" : " unpadded"));
+      SCOPED_TRACE("version " + std::to_string(major) +
+                   (pad ? "" : " unpadded"));
       std::string path = dir.write(
           "v.npy", npyFile(npyDict("<i2", "(2, 2)"), data, major, pad));
       ReadTensor r(path);
@@ -190,8 +189,8 @@ TEST(Npy, DescrsMapToDtypes) {
   for (auto &c : cases) {
     SCOPED_TRACE(c.descr);
     size_t size = mlxrt_dtype_size(c.dtype);
-    std::string path = dir.write(
-        "d.npy", npyFile(npyDict(c.descr, "(2,)"), std::string(2 * size, '\1')));
+    std::string path = dir.write("d.npy", npyFile(npyDict(c.descr, "(2,)"),
+                                                  std::string(2 * size, '\1')));
     ReadTensor r(path);
     ASSERT_EQ(r.status, MLXRT_OK) << r.message;
     EXPECT_EQ(r.t.dtype, c.dtype);
@@ -200,8 +199,8 @@ TEST(Npy, DescrsMapToDtypes) {
 
 TEST(Npy, BoolsAreNormalized) {
   TempDir dir;
-  std::string path =
-      dir.write("b.npy", npyFile(npyDict("|b1", "(4,)"), std::string("\0\1\2\xff", 4)));
+  std::string path = dir.write(
+      "b.npy", npyFile(npyDict("|b1", "(4,)"), std::string("\0\1\2\xff", 4)));
   ReadTensor r(path);
   ASSERT_EQ(r.status, MLXRT_OK) << r.message;
   EXPECT_EQ(r.values<uint8_t>(), (std::vector<uint8_t>{0, 1, 1, 1}));
@@ -247,7 +246,7 @@ TEST(Npy, TruncatedFiles) {
   TempDir dir;
   std::vector<float> v = {1, 2, 3};
   std::string good = npyFile(npyDict("<f4", "(3,)"), bytesOf(v));
-  ASSERT_EQ(good.size(), 64u + 12u);
+  ASSERT_EQ(good.size(), 128u + 12u);
   std::string p = dir.file("t.npy");
 
   dir.write("t.npy", good.substr(0, 7));
@@ -258,19 +257,19 @@ TEST(Npy, TruncatedFiles) {
                               "length at byte offset 8, but the data ends "
                               "after 1");
   dir.write("t.npy", good.substr(0, 40));
-  EXPECT_EQ(readError(p), p + ": truncated: expected 54 bytes of npy header "
+  EXPECT_EQ(readError(p), p + ": truncated: expected 118 bytes of npy header "
                               "at byte offset 10, but the data ends after 30");
-  dir.write("t.npy", good.substr(0, 72));
+  dir.write("t.npy", good.substr(0, 136));
   EXPECT_EQ(readError(p), p + ": truncated: expected 12 bytes of array data "
-                              "at byte offset 64, but the data ends after 8");
+                              "at byte offset 128, but the data ends after 8");
   // The same through the float32 -> bfloat16 path.
   std::vector<unsigned char> dst;
   EXPECT_EQ(loadError(p, tensorType(MLXRT_DTYPE_BFLOAT16, {3}), dst),
             p + ": truncated: expected 12 bytes of array data at byte offset "
-                "64, but the data ends after 8");
-  dir.write("t.npy", good.substr(0, 64));
+                "128, but the data ends after 8");
+  dir.write("t.npy", good.substr(0, 128));
   EXPECT_EQ(readError(p), p + ": truncated: expected 12 bytes of array data "
-                              "at byte offset 64, but the data ends after 0");
+                              "at byte offset 128, but the data ends after 0");
 }
 
 TEST(Npy, CorruptPreambles) {
@@ -297,7 +296,7 @@ TEST(Npy, CorruptPreambles) {
   std::string huge = npyFile(npyDict("<f4", "(3,)"), bytesOf(v), 2);
   huge[11] = 0x7f;
   dir.write("c.npy", huge);
-  EXPECT_EQ(readError(p), p + ": corrupt npy header length 2130706500 at "
+  EXPECT_EQ(readError(p), p + ": corrupt npy header length 2130706548 at "
                               "byte offset 8");
 }
 
@@ -309,33 +308,34 @@ TEST(Npy, MalformedHeaders) {
     std::string dict;
     std::string message;
   } cases[] = {
-      {"'descr': '<f4'}", "malformed npy header at byte offset 10: expected '{'"},
+      {"'descr': '<f4'}",
+       "malformed npy header at byte offset 10: expected '{'"},
       {"{'descr' '<f4'}",
-       "malformed npy header at byte offset 18: expected ':' after a key"},
+       "malformed npy header at byte offset 19: expected ':' after a key"},
       {"{descr: '<f4'}",
        "malformed npy header at byte offset 11: expected a quoted string"},
-      {"{'descr': '<f4", "malformed npy header at byte offset 24: expected a "
+      {"{'descr': '<f4", "malformed npy header at byte offset 64: expected a "
                          "closing quote"},
       {"{'de\\scr': '<f4'}", "malformed npy header at byte offset 14: "
-                              "expected a string without escapes"},
+                             "expected a string without escapes"},
       {"{'descr': '<f4', 'fortran_order': false, 'shape': (3,)}",
-       "malformed npy header at byte offset 45: expected True or False"},
+       "malformed npy header at byte offset 44: expected True or False"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': [3]}",
-       "malformed npy header at byte offset 61: expected a shape tuple '('"},
+       "malformed npy header at byte offset 60: expected a shape tuple '('"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (3 4)}",
-       "malformed npy header at byte offset 64: expected ',' or ')' in the "
+       "malformed npy header at byte offset 63: expected ',' or ')' in the "
        "shape"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}",
-       "malformed npy header at byte offset 62: expected a non-negative "
+       "malformed npy header at byte offset 61: expected a non-negative "
        "integer or ')'"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': "
        "(99999999999999999999,)}",
-       "malformed npy header at byte offset 80: expected a dimension that "
+       "malformed npy header at byte offset 61: expected a dimension that "
        "fits in 64 bits"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (3,) 'x'}",
-       "malformed npy header at byte offset 67: expected ',' or '}'"},
+       "malformed npy header at byte offset 65: expected ',' or '}'"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (3,)} junk",
-       "malformed npy header at byte offset 67: expected only padding after "
+       "malformed npy header at byte offset 66: expected only padding after "
        "'}'"},
       {"{'descr': '<f4', 'shape': (3,)}",
        "malformed npy header: missing key 'fortran_order'"},
@@ -373,14 +373,14 @@ TEST(Npy, TrailingDataIsAnError) {
   std::string path = dir.write(
       "x.npy", npyFile(npyDict("<f4", "(2,)"), std::string(12, '\0')));
   EXPECT_EQ(readError(path),
-            path + ": unexpected data after the array at byte offset 72 (the "
+            path + ": unexpected data after the array at byte offset 136 (the "
                    "header's shape does not match the data)");
 }
 
 TEST(Npy, MismatchMessages) {
   TempDir dir;
-  std::string path = dir.write(
-      "a.npy", npyFile(npyDict("<f4", "(8, 63)"), std::string(8 * 63 * 4, '\0')));
+  std::string path = dir.write("a.npy", npyFile(npyDict("<f4", "(8, 63)"),
+                                                std::string(8 * 63 * 4, '\0')));
   std::vector<unsigned char> dst;
   EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT32, {8, 64}), dst),
             "expected float32 [8, 64], got float32 [8, 63] in " + path);
@@ -407,8 +407,8 @@ TEST(Npy, FileErrors) {
   EXPECT_EQ(readError(other), other + ": unrecognized file format (expected "
                                       ".npy, .npz or .safetensors)");
   // A .npy named like an archive cannot take an entry.
-  std::string npz = dir.write(
-      "a.npz", npyFile(npyDict("<f4", "(1,)"), std::string(4, '\0')));
+  std::string npz =
+      dir.write("a.npz", npyFile(npyDict("<f4", "(1,)"), std::string(4, '\0')));
   EXPECT_EQ(readError(npz + ":x"),
             npz + " is an .npy file, which holds one array; it has no entry "
                   "'x'");
@@ -427,9 +427,9 @@ TEST(Npy, SaveIsAtomic) {
   std::string bad = dir.file("no/such/dir/out.npy");
   mlxrt_error err;
   ASSERT_EQ(mlxrt_npy_save(bad.c_str(), &t, &err), MLXRT_ERROR_IO);
-  EXPECT_EQ(std::string(err.message),
-            "cannot create '" + bad + ".tmp." + std::to_string(getpid()) +
-                "': No such file or directory");
+  EXPECT_EQ(std::string(err.message), "cannot create '" + bad + ".tmp." +
+                                          std::to_string(getpid()) +
+                                          "': No such file or directory");
   // Writing over an existing file replaces it and leaves no temporary.
   std::string path = dir.write("out.npy", "old contents");
   ASSERT_EQ(mlxrt_npy_save(path.c_str(), &t, &err), MLXRT_OK) << err.message;

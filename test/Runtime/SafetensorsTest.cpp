@@ -43,11 +43,11 @@ TEST(Safetensors, EveryDtype) {
     const char *name;
     mlxrt_dtype dtype;
   } cases[] = {
-      {"BOOL", MLXRT_DTYPE_BOOL},   {"U8", MLXRT_DTYPE_UINT8},
-      {"U16", MLXRT_DTYPE_UINT16},  {"U32", MLXRT_DTYPE_UINT32},
-      {"U64", MLXRT_DTYPE_UINT64},  {"I8", MLXRT_DTYPE_INT8},
-      {"I16", MLXRT_DTYPE_INT16},   {"I32", MLXRT_DTYPE_INT32},
-      {"I64", MLXRT_DTYPE_INT64},   {"F16", MLXRT_DTYPE_FLOAT16},
+      {"BOOL", MLXRT_DTYPE_BOOL},     {"U8", MLXRT_DTYPE_UINT8},
+      {"U16", MLXRT_DTYPE_UINT16},    {"U32", MLXRT_DTYPE_UINT32},
+      {"U64", MLXRT_DTYPE_UINT64},    {"I8", MLXRT_DTYPE_INT8},
+      {"I16", MLXRT_DTYPE_INT16},     {"I32", MLXRT_DTYPE_INT32},
+      {"I64", MLXRT_DTYPE_INT64},     {"F16", MLXRT_DTYPE_FLOAT16},
       {"BF16", MLXRT_DTYPE_BFLOAT16}, {"F32", MLXRT_DTYPE_FLOAT32},
       {"F64", MLXRT_DTYPE_FLOAT64},
   };
@@ -77,8 +77,8 @@ TEST(Safetensors, Bfloat16DirectAndFromFloat32) {
   std::string json =
       R"({"h":{"dtype":"BF16","shape":[3],"data_offsets":[0,6]},)"
       R"("f":{"dtype":"F32","shape":[3],"data_offsets":[6,18]}})";
-  std::string path =
-      dir.write("m.safetensors", safetensorsFile(json, bytesOf(bits) + bytesOf(f)));
+  std::string path = dir.write(
+      "m.safetensors", safetensorsFile(json, bytesOf(bits) + bytesOf(f)));
   mlxrt_tensor bf = tensorType(MLXRT_DTYPE_BFLOAT16, {3});
   std::vector<unsigned char> dst;
   ASSERT_EQ(loadError(path + ":h", bf, dst), "");
@@ -100,8 +100,9 @@ TEST(Safetensors, ScalarsEmptyTensorsAndEscapedNames) {
       "\"e\":{\"dtype\":\"F32\",\"shape\":[0,3],\"data_offsets\":[8,8]},"
       "\"q\\\"\\u00e9\\/\\ud83d\\ude00\\n\":{\"dtype\":\"U8\",\"shape\":[1],"
       "\"data_offsets\":[8,9],\"extra\":{\"k\":[]}}}";
-  std::string path = dir.write(
-      "m.safetensors", safetensorsFile(json, bytesOf(std::vector<double>{d}) + "Z"));
+  std::string path =
+      dir.write("m.safetensors",
+                safetensorsFile(json, bytesOf(std::vector<double>{d}) + "Z"));
   ReadTensor s(path + ":s");
   ASSERT_EQ(s.status, MLXRT_OK) << s.message;
   EXPECT_EQ(s.t.rank, 0);
@@ -139,20 +140,20 @@ TEST(Safetensors, MalformedJson) {
   } cases[] = {
       {"[]", "byte offset 8: expected '{' at the start of the header"},
       {"{\"w\" " + t + "}", "byte offset 13: expected ':'"},
-      {"{\"w\":" + t + ",}", "byte offset 60: expected a string"},
-      {"{\"w\":" + t, "byte offset 59: expected ',' or '}'"},
-      {"{\"w\":" + t + "} x", "byte offset 61: expected the end of the header "
+      {"{\"w\":" + t + ",}", "byte offset 62: expected a string"},
+      {"{\"w\":" + t, "byte offset 61: expected ',' or '}'"},
+      {"{\"w\":" + t + "} x", "byte offset 63: expected the end of the header "
                               "after '}'"},
       {"{\"w", "byte offset 11: expected a closing '\"'"},
       {"{\"w\\x\":" + t + "}",
        "byte offset 11: expected a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r "
        "\\t \\uXXXX)"},
       {"{\"w\\u12G4\":" + t + "}",
-       "byte offset 12: expected 4 hex digits after \\u"},
+       "byte offset 11: expected 4 hex digits after \\u"},
       {"{\"w\\udc00\":" + t + "}",
-       "byte offset 16: expected a high surrogate before a low one"},
+       "byte offset 11: expected a high surrogate before a low one"},
       {"{\"w\\ud800x\":" + t + "}",
-       "byte offset 16: expected a low surrogate \\uDC00-\\uDFFF"},
+       "byte offset 11: expected a low surrogate \\uDC00-\\uDFFF"},
       {"{\"w\x01\":" + t + "}",
        "byte offset 11: expected no control characters in a string"},
       {"{\"w\":[]}", "byte offset 13: expected '{' (a tensor's description)"},
@@ -171,14 +172,16 @@ TEST(Safetensors, MalformedJson) {
       {R"({"w":{"dtype":F32,"shape":[1],"data_offsets":[0,4]}})",
        "byte offset 22: expected a string"},
       {R"({"__metadata__":{"a":[01]},"w":{}})",
-       "byte offset 32: expected ',' or ']'"},
-      {R"({"__metadata__":{"a":tru},"w":{}})", "byte offset 29: expected a value"},
+       "byte offset 31: expected ',' or ']'"},
+      {R"({"__metadata__":{"a":tru},"w":{}})",
+       "byte offset 29: expected a value"},
       {R"({"__metadata__":{"a":1.},"w":{}})",
-       "byte offset 32: expected digits after '.'"},
+       "byte offset 31: expected digits after '.'"},
       {R"({"__metadata__":{"a":1e},"w":{}})",
-       "byte offset 32: expected digits in the exponent"},
-      {"{\"__metadata__\":" + std::string(100, '[') + std::string(100, ']') + "}",
-       "byte offset 89: expected less nesting"},
+       "byte offset 31: expected digits in the exponent"},
+      {"{\"__metadata__\":" + std::string(100, '[') + std::string(100, ']') +
+           "}",
+       "byte offset 88: expected less nesting"},
   };
   for (auto &c : cases) {
     SCOPED_TRACE(c.json);
@@ -195,9 +198,12 @@ TEST(Safetensors, BadTensorDescriptions) {
     std::string json;
     std::string message;
   } cases[] = {
-      {R"({"w":{"shape":[1],"data_offsets":[0,4]}})", "tensor 'w' has no 'dtype'"},
-      {R"({"w":{"dtype":"F32","data_offsets":[0,4]}})", "tensor 'w' has no 'shape'"},
-      {R"({"w":{"dtype":"F32","shape":[1]}})", "tensor 'w' has no 'data_offsets'"},
+      {R"({"w":{"shape":[1],"data_offsets":[0,4]}})",
+       "tensor 'w' has no 'dtype'"},
+      {R"({"w":{"dtype":"F32","data_offsets":[0,4]}})",
+       "tensor 'w' has no 'shape'"},
+      {R"({"w":{"dtype":"F32","shape":[1]}})",
+       "tensor 'w' has no 'data_offsets'"},
       {R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4,8]}})",
        "tensor 'w': data_offsets must hold 2 numbers"},
       {R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
@@ -270,8 +276,9 @@ TEST(Safetensors, MismatchNamesTheTensor) {
   std::vector<int64_t> b;
   std::string path = dir.write("m.safetensors", twoTensors(w, b));
   std::vector<unsigned char> dst;
-  EXPECT_EQ(loadError(path + ":w", tensorType(MLXRT_DTYPE_FLOAT32, {3, 2}), dst),
-            "expected float32 [3, 2], got float32 [2, 3] in " + path + ":w");
+  EXPECT_EQ(
+      loadError(path + ":w", tensorType(MLXRT_DTYPE_FLOAT32, {3, 2}), dst),
+      "expected float32 [3, 2], got float32 [2, 3] in " + path + ":w");
   EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_INT64, {2}), dst, "b"), "");
 }
 

@@ -70,9 +70,9 @@ TEST(Signature, ScalarsEveryDtypeAndLooseWhitespace) {
 
 TEST(Signature, NoInputs) {
   mlxrt_signature sig;
-  ASSERT_EQ(mlxrt_signature_parse("entry c\noutput y int32 scalar\n", &sig,
-                                  nullptr),
-            MLXRT_OK);
+  ASSERT_EQ(
+      mlxrt_signature_parse("entry c\noutput y int32 scalar\n", &sig, nullptr),
+      MLXRT_OK);
   EXPECT_EQ(sig.num_inputs, 0u);
   EXPECT_EQ(sig.inputs, nullptr);
   mlxrt_signature_free(&sig);

@@ -15,8 +15,8 @@ namespace mlxrt_test {
 
 TempDir::TempDir() {
   const char *base = getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") +
-                        "/mlxrt-test-XXXXXX";
+  std::string pattern =
+      std::string(base && *base ? base : "/tmp") + "/mlxrt-test-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data()))
@@ -62,12 +62,13 @@ std::string readFile(const std::string &path) {
 
 std::string npyDict(const std::string &descr, const std::string &shape,
                     bool fortran) {
-  return "{'descr': '" + descr + "', 'fortran_order': " +
-         (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  return "{'descr': '" + descr +
+         "', 'fortran_order': " + (fortran ? "True" : "False") +
+         ", 'shape': " + shape + ", }";
 }
 
-std::string npyFile(const std::string &dict, const std::string &data,
-                    int major, bool pad) {
+std::string npyFile(const std::string &dict, const std::string &data, int major,
+                    bool pad) {
   size_t prefix = major == 1 ? 10 : 12;
   std::string header = dict;
   if (pad) {

@@ -1,0 +1,626 @@
+//===- cli.c - The command line of a compiled executable ---------*- C -*-===//
+//
+//   ./model --input a.npy --input w=weights.safetensors --output out.npy
+//
+// Parses the options, binds input files to the program's inputs, loads them
+// into device buffers, runs the program, and writes or prints the outputs.
+// This is the only part of the runtime that prints. Exit codes: 0 success,
+// 1 runtime error (files, memory, device), 2 usage error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ExitOk = 0, ExitRuntime = 1, ExitUsage = 2 };
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  const char *name; ///< NULL: bound by position.
+  const char *spec; ///< FILE, FILE.npz:ENTRY or FILE.safetensors:TENSOR.
+} InputArg;
+
+typedef struct {
+  InputArg *inputs;
+  size_t numInputs;
+  const char **outputs;
+  size_t numOutputs;
+  const char *device; ///< NULL: CUDA when available, else the CPU.
+  long repeat;        ///< 0: run once, untimed.
+  bool help;
+} Options;
+
+/// Matches "--opt VALUE" and "--opt=VALUE" at argv[*i]; returns 1 with
+/// *value set, 0 if argv[*i] is another option, -1 if the value is missing.
+static int matchOption(int argc, char **argv, int *i, const char *opt,
+                       const char **value) {
+  size_t n = strlen(opt);
+  if (strncmp(argv[*i], opt, n) != 0)
+    return 0;
+  if (argv[*i][n] == '=') {
+    *value = argv[*i] + n + 1;
+    return 1;
+  }
+  if (argv[*i][n] != '\0')
+    return 0;
+  if (*i + 1 >= argc)
+    return -1;
+  *value = argv[++*i];
+  return 1;
+}
+
+/// An input argument binds by name when the text before its first '=' is a
+/// name: non-empty and not a path (no '/'). "./a=b.npy" stays a path.
+static void splitInput(const char *arg, InputArg *input) {
+  const char *eq = strchr(arg, '=');
+  input->name = NULL;
+  input->spec = arg;
+  if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg))) {
+    input->name = arg; // The caller copies the name out.
+    input->spec = eq + 1;
+  }
+}
+
+static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
+                        FILE *errs) {
+  for (int i = 1; i < argc; ++i) {
+    const char *value = NULL;
+    const char *arg = argv[i];
+    int m;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      opts->help = true;
+    } else if ((m = matchOption(argc, argv, &i, "--input", &value)) != 0) {
+      if (m < 0)
+        goto missing;
+      InputArg *in = &opts->inputs[opts->numInputs];
+      splitInput(value, in);
+      if (in->name) {
+        // Keep the name as its own string; argv stays untouched.
+        size_t len = (size_t)(in->spec - 1 - in->name);
+        char *name = mlxrt_strndup(in->name, len);
+        if (!name) {
+          fprintf(errs, "error: out of memory\n");
+          return ExitRuntime;
+        }
+        nameBuf[opts->numInputs] = name;
+        in->name = name;
+      }
+      if (!*in->spec) {
+        fprintf(errs, "error: --input%s%s: empty file name\n",
+                *value ? " " : "", value);
+        return ExitUsage;
+      }
+      ++opts->numInputs;
+    } else if ((m = matchOption(argc, argv, &i, "--output", &value)) != 0) {
+      if (m < 0)
+        goto missing;
+      if (!*value) {
+        fprintf(errs, "error: --output: empty file name\n");
+        return ExitUsage;
+      }
+      for (size_t k = 0; k < opts->numOutputs; ++k) {
+        if (strcmp(opts->outputs[k], value) == 0) {
+          fprintf(errs, "error: output file '%s' given twice\n", value);
+          return ExitUsage;
+        }
+      }
+      opts->outputs[opts->numOutputs++] = value;
+    } else if ((m = matchOption(argc, argv, &i, "--device", &value)) != 0) {
+      if (m < 0)
+        goto missing;
+      opts->device = value;
+    } else if ((m = matchOption(argc, argv, &i, "--repeat", &value)) != 0) {
+      if (m < 0)
+        goto missing;
+      char *end;
+      errno = 0;
+      long n = strtol(value, &end, 10);
+      // The bound keeps the array of times small.
+      if (errno || end == value || *end || n < 1 || n > 10000000) {
+        fprintf(errs,
+                "error: --repeat needs an integer from 1 to 10000000, got "
+                "'%s'\n",
+                value);
+        return ExitUsage;
+      }
+      opts->repeat = n;
+    } else if (arg[0] == '-') {
+      fprintf(errs, "error: unknown option '%s' (see --help)\n", arg);
+      return ExitUsage;
+    } else {
+      fprintf(errs,
+              "error: unexpected argument '%s' (give input files with "
+              "--input; see --help)\n",
+              arg);
+      return ExitUsage;
+    }
+    continue;
+  missing:
+    fprintf(errs, "error: option '%s' needs a value\n", arg);
+    return ExitUsage;
+  }
+  return ExitOk;
+}
+
+//===----------------------------------------------------------------------===//
+// Help
+//===----------------------------------------------------------------------===//
+
+static void printParams(FILE *out, const char *title, const mlxrt_param *ps,
+                        size_t n, int width) {
+  fprintf(out, "%s:\n", title);
+  if (n == 0)
+    fprintf(out, "  (none)\n");
+  for (size_t i = 0; i < n; ++i) {
+    char type[256];
+    fprintf(out, "  %-*s  %s\n", width, ps[i].name,
+            mlxrt_tensor_type_str(&ps[i].type, type, sizeof(type)));
+  }
+}
+
+static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig) {
+  int width = 4;
+  for (size_t i = 0; i < sig->num_inputs; ++i)
+    if ((int)strlen(sig->inputs[i].name) > width)
+      width = (int)strlen(sig->inputs[i].name);
+  for (size_t i = 0; i < sig->num_outputs; ++i)
+    if ((int)strlen(sig->outputs[i].name) > width)
+      width = (int)strlen(sig->outputs[i].name);
+
+  fprintf(out,
+          "usage: %s [--input [NAME=]FILE]... [--output FILE]...\n"
+          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help]\n\n"
+          "Runs '%s', compiled by mlxc.\n\n",
+          prog, sig->entry);
+  printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
+  printParams(out, "outputs", sig->outputs, sig->num_outputs, width);
+  fputs(
+      "\noptions:\n"
+      "  --input FILE         the next input not bound by name\n"
+      "  --input NAME=FILE    the input called NAME\n"
+      "                       FILE is a .npy file, FILE.npz[:ENTRY] or\n"
+      "                       FILE.safetensors[:TENSOR]; ENTRY and TENSOR\n"
+      "                       default to the input's name\n"
+      "  --output FILE        write the next output to FILE as .npy; outputs\n"
+      "                       after the last --output are not written, and\n"
+      "                       with no --output all are summarized on stdout\n"
+      "  --device=DEVICE      cpu, cuda or cuda:N (default: cuda when a CUDA\n"
+      "                       device is present, else cpu)\n"
+      "  --repeat N           after one warm-up run, run N times and print\n"
+      "                       the median time\n"
+      "  --help               show this text\n"
+      "\n"
+      "Each input file must hold exactly the dtype and shape shown above.\n"
+      "bfloat16: numpy has no bfloat16, so a bfloat16 input also accepts\n"
+      "float32 data (converted, rounding to nearest even), and bfloat16\n"
+      "outputs are written as float32 .npy. float16 is .npy's '<f2'.\n"
+      "Output files are written completely or not at all.\n",
+      out);
+}
+
+//===----------------------------------------------------------------------===//
+// Binding inputs
+//===----------------------------------------------------------------------===//
+
+/// Fills bound[k] with the index of the argument that feeds input k.
+static int bindInputs(const mlxrt_signature *sig, const Options *opts,
+                      size_t *bound, FILE *errs) {
+  const size_t unbound = (size_t)-1;
+  for (size_t k = 0; k < sig->num_inputs; ++k)
+    bound[k] = unbound;
+  for (size_t a = 0; a < opts->numInputs; ++a) {
+    if (!opts->inputs[a].name)
+      continue;
+    size_t k = 0;
+    while (k < sig->num_inputs &&
+           strcmp(sig->inputs[k].name, opts->inputs[a].name) != 0)
+      ++k;
+    if (k == sig->num_inputs) {
+      char names[512] = "";
+      size_t count = 0;
+      for (size_t i = 0; i < sig->num_inputs; ++i)
+        mlxrt_append_name(names, sizeof(names), &count, sig->inputs[i].name);
+      fprintf(errs, "error: no input named '%s' (inputs: %s)\n",
+              opts->inputs[a].name, count ? names : "none");
+      return ExitUsage;
+    }
+    if (bound[k] != unbound) {
+      fprintf(errs, "error: input '%s' given twice\n", sig->inputs[k].name);
+      return ExitUsage;
+    }
+    bound[k] = a;
+  }
+  size_t next = 0;
+  for (size_t a = 0; a < opts->numInputs; ++a) {
+    if (opts->inputs[a].name)
+      continue;
+    while (next < sig->num_inputs && bound[next] != unbound)
+      ++next;
+    if (next == sig->num_inputs) {
+      fprintf(errs, "error: expected %zu input%s, got %zu\n", sig->num_inputs,
+              sig->num_inputs == 1 ? "" : "s", opts->numInputs);
+      return ExitUsage;
+    }
+    bound[next] = a;
+  }
+  char missing[512] = "";
+  size_t count = 0;
+  for (size_t k = 0; k < sig->num_inputs; ++k)
+    if (bound[k] == unbound)
+      mlxrt_append_name(missing, sizeof(missing), &count, sig->inputs[k].name);
+  if (count) {
+    fprintf(errs, "error: expected %zu input%s, got %zu (missing: %s)\n",
+            sig->num_inputs, sig->num_inputs == 1 ? "" : "s", opts->numInputs,
+            missing);
+    return ExitUsage;
+  }
+  return ExitOk;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing outputs
+//===----------------------------------------------------------------------===//
+
+static void printValue(FILE *out, mlxrt_dtype dtype, const void *data,
+                       uint64_t i) {
+  const unsigned char *p =
+      (const unsigned char *)data + i * mlxrt_dtype_size(dtype);
+  union {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    float f32;
+    double f64;
+  } v;
+  memcpy(&v, p, mlxrt_dtype_size(dtype));
+  switch (dtype) {
+  case MLXRT_DTYPE_BOOL:
+    fputs(v.u8 ? "True" : "False", out);
+    break;
+  case MLXRT_DTYPE_UINT8:
+    fprintf(out, "%" PRIu8, v.u8);
+    break;
+  case MLXRT_DTYPE_UINT16:
+    fprintf(out, "%" PRIu16, v.u16);
+    break;
+  case MLXRT_DTYPE_UINT32:
+    fprintf(out, "%" PRIu32, v.u32);
+    break;
+  case MLXRT_DTYPE_UINT64:
+    fprintf(out, "%" PRIu64, v.u64);
+    break;
+  case MLXRT_DTYPE_INT8:
+    fprintf(out, "%" PRId8, v.i8);
+    break;
+  case MLXRT_DTYPE_INT16:
+    fprintf(out, "%" PRId16, v.i16);
+    break;
+  case MLXRT_DTYPE_INT32:
+    fprintf(out, "%" PRId32, v.i32);
+    break;
+  case MLXRT_DTYPE_INT64:
+    fprintf(out, "%" PRId64, v.i64);
+    break;
+  case MLXRT_DTYPE_FLOAT16:
+    fprintf(out, "%.6g", (double)mlxrt_float16_to_float(v.u16));
+    break;
+  case MLXRT_DTYPE_BFLOAT16:
+    fprintf(out, "%.6g", (double)mlxrt_bfloat16_to_float(v.u16));
+    break;
+  case MLXRT_DTYPE_FLOAT32:
+    fprintf(out, "%.6g", (double)v.f32);
+    break;
+  case MLXRT_DTYPE_FLOAT64:
+    fprintf(out, "%.6g", v.f64);
+    break;
+  case MLXRT_DTYPE_COUNT:
+    break;
+  }
+}
+
+/// "out0: float32 [2, 3] = [1, 2, 3, 4, 5, 6]", at most 8 values.
+static void printSummary(FILE *out, const mlxrt_param *p, const void *data) {
+  char type[256];
+  fprintf(out, "%s: %s = ", p->name,
+          mlxrt_tensor_type_str(&p->type, type, sizeof(type)));
+  uint64_t n = mlxrt_tensor_numel(&p->type);
+  if (p->type.rank == 0) {
+    printValue(out, p->type.dtype, data, 0);
+    fputc('\n', out);
+    return;
+  }
+  fputc('[', out);
+  for (uint64_t i = 0; i < n && i < 8; ++i) {
+    if (i)
+      fputs(", ", out);
+    printValue(out, p->type.dtype, data, i);
+  }
+  if (n > 8)
+    fprintf(out, ", ...] (%" PRIu64 " values)\n", n);
+  else
+    fputs("]\n", out);
+}
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// What one invocation holds; released by releaseRun.
+typedef struct {
+  mlxrt_signature sig;
+  Options opts;
+  char **names; ///< Copies of NAME in --input NAME=FILE, by argument.
+  size_t *bound;
+  mlxrt_device *dev;
+  void **args;
+  char **tmpPaths; ///< Per output: "FILE.tmp.<pid>" while it exists.
+  FILE **tmpFiles;
+  double *times;
+  mlxrt_entry_fn entry;
+  int argc;
+} Run;
+
+static void removeTemps(Run *run) {
+  for (size_t i = 0; i < run->opts.numOutputs; ++i) {
+    if (run->tmpFiles && run->tmpFiles[i]) {
+      fclose(run->tmpFiles[i]);
+      run->tmpFiles[i] = NULL;
+    }
+    if (run->tmpPaths && run->tmpPaths[i]) {
+      remove(run->tmpPaths[i]);
+      free(run->tmpPaths[i]);
+      run->tmpPaths[i] = NULL;
+    }
+  }
+}
+
+static void releaseRun(Run *run) {
+  removeTemps(run);
+  if (run->args) {
+    size_t n = run->sig.num_inputs + run->sig.num_outputs;
+    for (size_t i = 0; i < n; ++i)
+      mlxrt_device_free(run->dev, run->args[i]);
+  }
+  mlxrt_device_close(run->dev);
+  if (run->names)
+    for (int i = 0; i < run->argc; ++i)
+      free(run->names[i]);
+  free(run->names);
+  free(run->opts.inputs);
+  free(run->opts.outputs);
+  free(run->bound);
+  free(run->args);
+  free(run->tmpPaths);
+  free(run->tmpFiles);
+  free(run->times);
+  mlxrt_signature_free(&run->sig);
+}
+
+static int openDevice(Run *run, FILE *errs) {
+  mlxrt_error err;
+  mlxrt_status st;
+  if (run->opts.device) {
+    st = mlxrt_device_open(run->opts.device, &run->dev, &err);
+  } else {
+    char reason[512];
+    if (mlxrt_cuda_available(reason, sizeof(reason))) {
+      st = mlxrt_device_open("cuda", &run->dev, &err);
+    } else {
+      fprintf(errs, "note: no CUDA device (%s); running on the CPU\n", reason);
+      st = mlxrt_device_open("cpu", &run->dev, &err);
+    }
+  }
+  if (st == MLXRT_OK)
+    return ExitOk;
+  fprintf(errs, "error: %s\n", err.message);
+  return st == MLXRT_ERROR_INVALID_ARGUMENT ? ExitUsage : ExitRuntime;
+}
+
+/// Allocates every buffer and reads the inputs.
+static int prepareBuffers(Run *run, FILE *errs) {
+  const mlxrt_signature *sig = &run->sig;
+  mlxrt_error err;
+  for (size_t k = 0; k < sig->num_inputs; ++k) {
+    const mlxrt_param *p = &sig->inputs[k];
+    mlxrt_status st =
+        mlxrt_device_alloc(run->dev, p->type.nbytes, &run->args[k], &err);
+    if (st == MLXRT_OK)
+      st = mlxrt_load_tensor(run->opts.inputs[run->bound[k]].spec, p->name,
+                             &p->type, run->args[k], &err);
+    if (st != MLXRT_OK) {
+      fprintf(errs, "error: input '%s': %s\n", p->name, err.message);
+      return ExitRuntime;
+    }
+  }
+  for (size_t k = 0; k < sig->num_outputs; ++k) {
+    const mlxrt_param *p = &sig->outputs[k];
+    if (mlxrt_device_alloc(run->dev, p->type.nbytes,
+                           &run->args[sig->num_inputs + k], &err) != MLXRT_OK) {
+      fprintf(errs, "error: output '%s': %s\n", p->name, err.message);
+      return ExitRuntime;
+    }
+  }
+  return ExitOk;
+}
+
+/// Creates the temporary output files before the run, so that a bad output
+/// path fails before a long computation rather than after it.
+static int openOutputs(Run *run, FILE *errs) {
+  for (size_t i = 0; i < run->opts.numOutputs; ++i) {
+    const char *path = run->opts.outputs[i];
+    size_t len = strlen(path) + 32;
+    if (!(run->tmpPaths[i] = malloc(len))) {
+      fprintf(errs, "error: out of memory\n");
+      return ExitRuntime;
+    }
+    snprintf(run->tmpPaths[i], len, "%s.tmp.%ld", path, (long)getpid());
+    if (!(run->tmpFiles[i] = fopen(run->tmpPaths[i], "wb"))) {
+      fprintf(errs, "error: output '%s': cannot create '%s': %s\n",
+              run->sig.outputs[i].name, run->tmpPaths[i], strerror(errno));
+      free(run->tmpPaths[i]);
+      run->tmpPaths[i] = NULL;
+      return ExitRuntime;
+    }
+  }
+  return ExitOk;
+}
+
+static int execute(Run *run, FILE *out, FILE *errs) {
+  mlxrt_error err;
+  mlxrt_status st = MLXRT_OK;
+  // With --repeat, a warm-up run first (page faults, caches, module loads),
+  // then the timed runs; the outputs are those of the last run.
+  long runs = run->opts.repeat ? run->opts.repeat + 1 : 1;
+  for (long r = 0; r < runs && st == MLXRT_OK; ++r) {
+    double ms = 0;
+    st = mlxrt_device_run(run->dev, run->entry, run->args, &ms, &err);
+    if (r > 0)
+      run->times[r - 1] = ms;
+  }
+  if (st != MLXRT_OK) {
+    fprintf(errs, "error: %s\n", err.message);
+    return ExitRuntime;
+  }
+
+  const mlxrt_signature *sig = &run->sig;
+  if (run->opts.numOutputs == 0) {
+    for (size_t k = 0; k < sig->num_outputs; ++k)
+      printSummary(out, &sig->outputs[k], run->args[sig->num_inputs + k]);
+  }
+  // All outputs are written before any is renamed into place, so that an
+  // error leaves none of them behind.
+  for (size_t k = 0; k < run->opts.numOutputs; ++k) {
+    mlxrt_tensor t = sig->outputs[k].type;
+    t.data = run->args[sig->num_inputs + k];
+    st = mlxrt_npy_write(run->tmpFiles[k], run->opts.outputs[k], &t, &err);
+    errno = 0;
+    if (fclose(run->tmpFiles[k]) != 0 && st == MLXRT_OK)
+      st = mlxrt_fail(&err, MLXRT_ERROR_IO, "cannot write '%s': %s",
+                      run->opts.outputs[k], strerror(errno ? errno : EIO));
+    run->tmpFiles[k] = NULL;
+    if (st != MLXRT_OK) {
+      fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
+              err.message);
+      return ExitRuntime;
+    }
+  }
+  for (size_t k = 0; k < run->opts.numOutputs; ++k) {
+    if (rename(run->tmpPaths[k], run->opts.outputs[k]) != 0) {
+      fprintf(errs, "error: output '%s': cannot rename '%s' to '%s': %s\n",
+              sig->outputs[k].name, run->tmpPaths[k], run->opts.outputs[k],
+              strerror(errno));
+      return ExitRuntime;
+    }
+    free(run->tmpPaths[k]);
+    run->tmpPaths[k] = NULL;
+  }
+
+  if (run->opts.repeat) {
+    size_t n = (size_t)run->opts.repeat;
+    qsort(run->times, n, sizeof(double), compareDoubles);
+    double median = n % 2 ? run->times[n / 2]
+                          : (run->times[n / 2 - 1] + run->times[n / 2]) / 2;
+    fprintf(out, "median %.3f ms over %zu run%s\n", median, n,
+            n == 1 ? "" : "s");
+  }
+  return ExitOk;
+}
+
+static int runProgram(Run *run, const mlxrt_program *program, int argc,
+                      char **argv, FILE *out, FILE *errs) {
+  const char *prog = argc > 0 && argv[0] ? argv[0] : "model";
+  mlxrt_error err;
+  if (mlxrt_signature_parse(program->signature, &run->sig, &err) != MLXRT_OK) {
+    fprintf(errs, "error: internal error: %s\n", err.message);
+    return ExitRuntime;
+  }
+  run->entry = program->entry;
+  size_t slots = argc > 0 ? (size_t)argc : 1;
+  run->argc = argc;
+  run->opts.inputs = calloc(slots, sizeof(InputArg));
+  run->opts.outputs = calloc(slots, sizeof(char *));
+  run->names = calloc(slots, sizeof(char *));
+  if (!run->opts.inputs || !run->opts.outputs || !run->names) {
+    fprintf(errs, "error: out of memory\n");
+    return ExitRuntime;
+  }
+  int rc = parseOptions(argc, argv, &run->opts, run->names, errs);
+  if (rc != ExitOk)
+    return rc;
+  if (run->opts.help) {
+    printHelp(out, prog, &run->sig);
+    return ExitOk;
+  }
+
+  const mlxrt_signature *sig = &run->sig;
+  size_t nargs = sig->num_inputs + sig->num_outputs;
+  run->bound = calloc(sig->num_inputs + 1, sizeof(size_t));
+  run->args = calloc(nargs + 1, sizeof(void *));
+  run->tmpPaths = calloc(run->opts.numOutputs + 1, sizeof(char *));
+  run->tmpFiles = calloc(run->opts.numOutputs + 1, sizeof(FILE *));
+  run->times = calloc((size_t)run->opts.repeat + 1, sizeof(double));
+  if (!run->bound || !run->args || !run->tmpPaths || !run->tmpFiles ||
+      !run->times) {
+    fprintf(errs, "error: out of memory\n");
+    return ExitRuntime;
+  }
+  if ((rc = bindInputs(sig, &run->opts, run->bound, errs)) != ExitOk)
+    return rc;
+  if (run->opts.numOutputs > sig->num_outputs) {
+    fprintf(errs,
+            "error: %zu --output files given, but the program has %zu "
+            "output%s\n",
+            run->opts.numOutputs, sig->num_outputs,
+            sig->num_outputs == 1 ? "" : "s");
+    return ExitUsage;
+  }
+  if ((rc = openDevice(run, errs)) != ExitOk)
+    return rc;
+  if ((rc = prepareBuffers(run, errs)) != ExitOk)
+    return rc;
+  if ((rc = openOutputs(run, errs)) != ExitOk)
+    return rc;
+  return execute(run, out, errs);
+}
+
+int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
+                  FILE *out, FILE *errs) {
+  Run run;
+  memset(&run, 0, sizeof(run));
+  int rc = runProgram(&run, program, argc, argv, out, errs);
+  releaseRun(&run);
+  fflush(out);
+  fflush(errs);
+  return rc;
+}
+
+//===----------------------------------------------------------------------===//
+// The program mlxc links in
+//===----------------------------------------------------------------------===//
+
+// Defined in the object file that mlxc emits.
+extern const char mlxc_program_signature[];
+void mlxc_program_entry(void **args);
+
+int mlxrt_main(int argc, char **argv) {
+  mlxrt_program program = {mlxc_program_signature, mlxc_program_entry};
+  return mlxrt_cli_run(&program, argc, argv, stdout, stderr);
+}

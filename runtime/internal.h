@@ -1,0 +1,157 @@
+//===- internal.h - Shared internals of the mlxc runtime ---------*- C -*-===//
+//
+// Included first by every runtime source file: it selects the POSIX API the
+// sources use (fseeko, getpid, clock_gettime, dlopen) before any system
+// header. Nothing here is part of the public API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXRT_INTERNAL_H
+#define MLXRT_INTERNAL_H
+
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
+
+#include "mlxrt.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "mlxrt reads little-endian files directly and needs a little-endian host"
+#endif
+
+#if defined(__GNUC__)
+#define MLXRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define MLXRT_PRINTF(fmt, args)
+#endif
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// Formats the message into err (if not NULL) and returns status, so that a
+/// failure is one statement: `return mlxrt_fail(err, MLXRT_ERROR_IO, ...)`.
+mlxrt_status mlxrt_fail(mlxrt_error *err, mlxrt_status status, const char *fmt,
+                        ...) MLXRT_PRINTF(3, 4);
+
+/// Puts a formatted prefix in front of err's message ("input 'x': ...").
+void mlxrt_error_prefix(mlxrt_error *err, const char *fmt, ...)
+    MLXRT_PRINTF(2, 3);
+
+/// Copies src into dst of `size` bytes, truncating, always NUL-terminated.
+void mlxrt_strlcpy(char *dst, const char *src, size_t size);
+
+/// malloc'ed copy of the n bytes at s plus a NUL; NULL when out of memory.
+char *mlxrt_strndup(const char *s, size_t n);
+
+//===----------------------------------------------------------------------===//
+// Readers: sequential byte sources that the format parsers share
+//===----------------------------------------------------------------------===//
+
+typedef struct mlxrt_reader mlxrt_reader;
+struct mlxrt_reader {
+  /// Reads up to n bytes into buf and sets *got; *got < n only at the end of
+  /// the data. Called through mlxrt_reader_read.
+  mlxrt_status (*read)(mlxrt_reader *r, void *buf, size_t n, size_t *got,
+                       mlxrt_error *err);
+  /// Names the data in messages: "a.npy", "a.npz entry 'x.npy'".
+  const char *what;
+  /// Offset of the next byte, as messages report it.
+  uint64_t pos;
+};
+
+/// Reads up to n bytes (fewer only at the end) and advances r->pos.
+mlxrt_status mlxrt_reader_read(mlxrt_reader *r, void *buf, size_t n,
+                               size_t *got, mlxrt_error *err);
+
+/// Reads exactly n bytes; running out is a "truncated" format error that
+/// says what was being read (`part`, e.g. "npy header").
+mlxrt_status mlxrt_reader_read_exact(mlxrt_reader *r, void *buf, size_t n,
+                                     const char *part, mlxrt_error *err);
+
+/// A reader over `size` bytes of a file from its current position; `pos`
+/// starts at `offset` so that messages give file offsets.
+typedef struct mlxrt_file_reader {
+  mlxrt_reader base;
+  FILE *file;
+  uint64_t remaining;
+} mlxrt_file_reader;
+
+void mlxrt_file_reader_init(mlxrt_file_reader *r, FILE *file, uint64_t offset,
+                            uint64_t size, const char *what);
+
+/// Seeks to an absolute offset, reporting failures against `what`.
+mlxrt_status mlxrt_seek(FILE *f, uint64_t offset, const char *what,
+                        mlxrt_error *err);
+
+//===----------------------------------------------------------------------===//
+// Loading (load.c) and the formats (npy.c, npz.c, safetensors.c)
+//===----------------------------------------------------------------------===//
+
+/// What a loader fills: with `expected`, the file must match it and the data
+/// goes to `dst`; without, the file's own type is taken and the data goes to
+/// new host memory. Either way `out` ends up describing the loaded tensor.
+typedef struct mlxrt_load_request {
+  const mlxrt_tensor *expected; ///< NULL: accept what the file holds.
+  void *dst;                    ///< expected->nbytes bytes, with `expected`.
+  mlxrt_tensor *out;
+} mlxrt_load_request;
+
+/// Checks that `found` (dtype and shape from a file's header) satisfies the
+/// request, then reads its data from r, converting float32 to bfloat16 where
+/// the request asks for that. `where` names the source in a mismatch message.
+mlxrt_status mlxrt_load_payload(mlxrt_reader *r, const mlxrt_tensor *found,
+                                const mlxrt_load_request *req,
+                                const char *where, mlxrt_error *err);
+
+/// Reads one .npy from r (which must end where the .npy ends).
+mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
+                            mlxrt_error *err);
+
+/// Reads entry `entry` ("x" or "x.npy") of the .npz open as `file`.
+mlxrt_status mlxrt_npz_load(FILE *file, uint64_t file_size, const char *path,
+                            const char *entry, const mlxrt_load_request *req,
+                            mlxrt_error *err);
+
+/// Reads tensor `name` of the .safetensors open as `file`.
+mlxrt_status mlxrt_safetensors_load(FILE *file, uint64_t file_size,
+                                    const char *path, const char *name,
+                                    const mlxrt_load_request *req,
+                                    mlxrt_error *err);
+
+/// Appends "a, b, c" (at most a few names, then "...") to a message buffer;
+/// used to list what an archive holds when an entry is missing.
+void mlxrt_append_name(char *buf, size_t size, size_t *count, const char *name);
+
+//===----------------------------------------------------------------------===//
+// Devices (device.c, device_cpu.c, device_cuda.c)
+//===----------------------------------------------------------------------===//
+
+/// The operations each backend implements.
+typedef struct mlxrt_device_ops {
+  mlxrt_status (*alloc)(mlxrt_device *dev, size_t nbytes, void **out,
+                        mlxrt_error *err);
+  void (*free)(mlxrt_device *dev, void *p);
+  mlxrt_status (*run)(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
+                      double *elapsed_ms, mlxrt_error *err);
+  void (*destroy)(mlxrt_device *dev);
+} mlxrt_device_ops;
+
+/// The common head of every backend's device struct.
+struct mlxrt_device {
+  const mlxrt_device_ops *ops;
+  mlxrt_device_kind kind;
+  char description[128];
+};
+
+mlxrt_status mlxrt_cpu_device_create(mlxrt_device **out, mlxrt_error *err);
+mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
+                                      mlxrt_error *err);
+
+#endif // MLXRT_INTERNAL_H

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""End-to-end check of one graph: compile it with mlxc, run the executable on
+random inputs, compare every output with a reference computed by MLX (the
+spec) or numpy.
+
+The graph file carries its reference in comments:
+
+  // REF: out0 = mx.tanh(arg0) + arg1        (Python; inputs bound by name as
+  //                                          mx arrays, `np` and `mx` known)
+  // INPUT: arg0 = uniform(0.1, 4.0)         (optional per-input distribution:
+  //                                          uniform(lo, hi), randint(lo, hi),
+  //                                          or any numpy expression of `shape`)
+  // TOL: 1e-4                               (optional relative tolerance)
+
+Usage: check.py GRAPH.mlir --mlxc PATH --workdir DIR [--device cpu|cuda]
+       [--exe EXISTING] [--keep]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+try:
+    import mlx.core as mx
+except ImportError:  # numpy-only references still work
+    mx = None
+
+DTYPES = {
+    "bool": np.bool_, "uint8": np.uint8, "uint16": np.uint16,
+    "uint32": np.uint32, "uint64": np.uint64, "int8": np.int8,
+    "int16": np.int16, "int32": np.int32, "int64": np.int64,
+    "float16": np.float16, "bfloat16": np.float32, "float32": np.float32,
+    "float64": np.float64,
+}
+# Relative tolerance by output dtype (bfloat16 travels as float32).
+RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "float64": 1e-10}
+
+
+def parse_signature(help_text):
+    specs = {"inputs": [], "outputs": []}
+    section = None
+    for line in help_text.splitlines():
+        if line.strip() in ("inputs:", "outputs:"):
+            section = line.strip()[:-1]
+            continue
+        m = re.match(r"^  (\S+)\s+(\S+)\s+\[([0-9, ]*)\]$", line)
+        if section and m:
+            shape = tuple(int(d) for d in m.group(3).split(",") if d.strip())
+            specs[section].append((m.group(1), m.group(2), shape))
+        elif section and not line.startswith("  "):
+            section = None
+    return specs
+
+
+def make_input(rng, dtype, shape, spec):
+    if spec:
+        env = {"np": np, "rng": rng, "shape": shape,
+               "uniform": lambda lo, hi: rng.uniform(lo, hi, shape),
+               "randint": lambda lo, hi: rng.integers(lo, hi, shape)}
+        data = np.asarray(eval(spec, env))
+        return data.astype(DTYPES[dtype]) if dtype != "bfloat16" else \
+            bf16_round(data.astype(np.float32))
+    if dtype == "bool":
+        data = rng.integers(0, 2, shape).astype(np.bool_)
+        if data.size and not data.any():
+            data.flat[0] = True
+        return data
+    if dtype.startswith("uint"):
+        return rng.integers(1, 12, shape).astype(DTYPES[dtype])
+    if dtype.startswith("int"):
+        data = rng.integers(-9, 10, shape).astype(DTYPES[dtype])
+        return np.where(data == 0, 3, data).astype(DTYPES[dtype])
+    data = rng.standard_normal(shape).astype(np.float32)
+    if dtype == "bfloat16":
+        return bf16_round(data)
+    return data.astype(DTYPES[dtype])
+
+
+def bf16_round(x):
+    """Rounds float32 values to bfloat16 precision (nearest even)."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def to_mx(name, dtype, data):
+    if mx is None:
+        return data
+    arr = mx.array(data)
+    if dtype == "bfloat16":
+        arr = arr.astype(mx.bfloat16)
+    return arr
+
+
+def compare(name, dtype, got, want, rtol):
+    want = np.asarray(want)
+    if want.dtype.kind == "V" or str(want.dtype) == "bfloat16":
+        want = want.astype(np.float32)
+    if got.shape != want.shape:
+        return f"{name}: shape {got.shape}, reference {want.shape}"
+    if dtype in RTOL:
+        got64, want64 = got.astype(np.float64), want.astype(np.float64)
+        if np.isnan(got64).any() != np.isnan(want64).any() or \
+                not np.array_equal(np.isnan(got64), np.isnan(want64)):
+            return f"{name}: NaN in different places"
+        scale = max(1.0, float(np.nanmax(np.abs(want64))) if want64.size else 1.0)
+        err = np.abs(got64 - want64)
+        ok = np.isnan(want64) | (err <= rtol * np.abs(want64) + rtol * scale)
+        if not ok.all():
+            i = np.argmax(np.where(ok, 0, err))
+            return (f"{name}: max error {float(np.nanmax(err)):.3g} at flat {i}: "
+                    f"got {got64.flat[i]!r}, reference {want64.flat[i]!r}")
+        return None
+    if not np.array_equal(got, want.astype(got.dtype)):
+        bad = np.flatnonzero(got != want.astype(got.dtype))
+        i = bad[0]
+        return f"{name}: {len(bad)} elements differ, first at {i}: got " \
+               f"{got.flat[i]!r}, reference {want.flat[i]!r}"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("graph")
+    ap.add_argument("--mlxc")
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--exe", help="run this executable instead of compiling")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    text = open(args.graph).read()
+    refs = re.findall(r"^// REF: (.*)$", text, re.M)
+    inputs_spec = dict(re.findall(r"^// INPUT: (\S+) = (.*)$", text, re.M))
+    tol = re.search(r"^// TOL: (\S+)$", text, re.M)
+    if not refs:
+        sys.exit(f"{args.graph}: no // REF: line")
+    os.makedirs(args.workdir, exist_ok=True)
+    exe = args.exe or os.path.join(args.workdir, "model")
+    if not args.exe:
+        subprocess.run([args.mlxc, args.graph, "-o", exe], check=True)
+    help_text = subprocess.run([exe, "--help"], check=True, capture_output=True,
+                               text=True).stdout
+    sig = parse_signature(help_text)
+    if not sig["outputs"]:
+        sys.exit(f"cannot read the signature from --help:\n{help_text}")
+
+    rng = np.random.default_rng(args.seed)
+    env = {"np": np, "mx": mx}
+    cmd = [exe, f"--device={args.device}"]
+    for name, dtype, shape in sig["inputs"]:
+        data = make_input(rng, dtype, shape, inputs_spec.get(name))
+        path = os.path.join(args.workdir, f"{name}.npy")
+        np.save(path, data)
+        cmd += ["--input", f"{name}={path}"]
+        env[name] = to_mx(name, dtype, data)
+    outs = []
+    for name, dtype, shape in sig["outputs"]:
+        path = os.path.join(args.workdir, f"{name}.out.npy")
+        if os.path.exists(path):
+            os.remove(path)
+        cmd += ["--output", path]
+        outs.append((name, dtype, path))
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({run.returncode}):\n{run.stderr}")
+
+    for ref in refs:
+        exec(ref, env)
+    errors = []
+    for name, dtype, path in outs:
+        if name not in env:
+            sys.exit(f"the REF lines do not define output '{name}'")
+        got = np.load(path)
+        want = env[name]
+        if mx is not None and isinstance(want, mx.array):
+            want = np.array(want.astype(mx.float32) if want.dtype == mx.bfloat16
+                            else want)
+        rtol = float(tol.group(1)) if tol else RTOL.get(dtype, 0)
+        err = compare(name, dtype, got, want, rtol)
+        if err:
+            errors.append(err)
+    if errors:
+        sys.exit("\n".join(errors))
+    print(f"ok: {len(outs)} outputs match")
+
+
+if __name__ == "__main__":
+    main()
