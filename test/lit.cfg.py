@@ -23,5 +23,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mlxc_tools_dir, config.llvm_tools_dir]
-tools = ["mlx-opt"]
+tools = ["mlx-opt", "mlxc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -22,7 +22,8 @@ struct MlxcTileParallelLoopsPass final
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
       getOperation()->emitError()
-          << "block-size must be in [1, 1024], got " << blockSize;
+          << "block-size must be in [1, 1024], got "
+          << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     SmallVector<scf::ParallelOp> outermost;

@@ -7,6 +7,7 @@
 #include "Mlx/MlxOps.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::mlx {
@@ -65,7 +66,8 @@ struct ConvertMlxToLinalgPass final
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.addIllegalDialect<MlxDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
@@ -82,13 +84,13 @@ struct ConvertMlxToLinalgPass final
         return;
       if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
               ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
-        op->emitError() << "is a composite op; run mlx-decompose before "
+        op->emitOpError() << "is a composite op; run mlx-decompose before "
                            "convert-mlx-to-linalg";
         unsupported = true;
         return;
       }
       if (!hasLinalgLowering(op)) {
-        op->emitError() << "has no lowering in mlxc's code generator (it "
+        op->emitOpError() << "has no lowering in mlxc's code generator (it "
                            "lowers elementwise, creation, layout, gather, "
                            "reduction, scan, matmul and the decomposed "
                            "composite ops)";

@@ -1,0 +1,129 @@
+// RUN: mlx-opt %s --convert-mlx-to-linalg --split-input-file | FileCheck %s
+
+// Broadcasting operands are read through indexing maps; mixed dtypes are
+// converted inside the body.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x3xf32>, %[[B:.+]]: tensor<3xi32>)
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<2x3xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME:      ins(%[[X]], %[[B]] : tensor<2x3xf32>, tensor<3xi32>) outs(%[[E]] : tensor<2x3xf32>)
+// CHECK:           %[[C:.+]] = arith.sitofp %{{.+}} : i32 to f32
+// CHECK:           arith.addf %{{.+}}, %[[C]] : f32
+func.func @add_broadcast(%x: tensor<2x3xf32>, %b: tensor<3xi32>) -> tensor<2x3xf32> {
+  %y = mlx.add %x, %b : tensor<2x3xf32>, tensor<3xi32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// Unsigned dtypes become signless storage; the comparison stays unsigned.
+// CHECK-LABEL: func.func @less_unsigned
+// CHECK-SAME:    (%{{.+}}: tensor<4xi8>, %{{.+}}: tensor<4xi8>) -> tensor<4xi1>
+// CHECK:         arith.cmpi ult
+func.func @less_unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xi1> {
+  %y = mlx.less %a, %b : tensor<4xui8>, tensor<4xui8>
+  return %y : tensor<4xi1>
+}
+
+// -----
+
+// Python-style integer remainder: the sign follows the divisor, and a zero
+// divisor cannot trap.
+// CHECK-LABEL: func.func @remainder_int
+// CHECK:         arith.select
+// CHECK:         arith.remsi
+// CHECK:         arith.addi
+func.func @remainder_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %y = mlx.remainder %a, %b : tensor<4xi32>, tensor<4xi32>
+  return %y : tensor<4xi32>
+}
+
+// -----
+
+// sum of int8 accumulates in int32 (MLX's rule), from a filled zero.
+// CHECK-LABEL: func.func @sum_int8
+// CHECK:         %[[Z:.+]] = arith.constant 0 : i32
+// CHECK:         %[[F:.+]] = linalg.fill ins(%[[Z]] : i32)
+// CHECK:         linalg.reduce ins(%{{.+}} : tensor<2x3xi8>) outs(%[[F]] : tensor<2xi32>) dimensions = [1]
+// CHECK:           arith.extsi
+// CHECK:           arith.addi
+// CHECK:         tensor.expand_shape {{.+}} into tensor<2x1xi32>
+func.func @sum_int8(%x: tensor<2x3xi8>) -> tensor<2x1xi32> {
+  %y = mlx.sum %x {axes = array<i64: 1>, keepdims = true} : tensor<2x3xi8>
+  return %y : tensor<2x1xi32>
+}
+
+// -----
+
+// bfloat16 max accumulates in float32 and rounds once.
+// CHECK-LABEL: func.func @max_bf16
+// CHECK:         linalg.reduce ins(%{{.+}} : tensor<8xbf16>) outs(%{{.+}} : tensor<f32>)
+// CHECK:         arith.truncf %{{.+}} : f32 to bf16
+func.func @max_bf16(%x: tensor<8xbf16>) -> tensor<bf16> {
+  %y = mlx.max %x : tensor<8xbf16>
+  return %y : tensor<bf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @argmax
+// CHECK:         linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// CHECK:           linalg.index 1
+// CHECK:         -> (tensor<2xf32>, tensor<2xi32>)
+func.func @argmax(%x: tensor<2x5xf32>) -> tensor<2xui32> {
+  %y = mlx.argmax %x {axis = 1 : i64} : tensor<2x5xf32>
+  return %y : tensor<2xui32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cumsum_reverse
+// CHECK:         scf.for
+// CHECK:           tensor.extract_slice
+// CHECK:           arith.addf
+// CHECK:           tensor.insert_slice
+func.func @cumsum_reverse(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %y = mlx.cumsum %x {axis = 0 : i64, reverse = true} : tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layout
+// CHECK:         linalg.transpose ins(%{{.+}} : tensor<2x3x4xf32>) outs(%{{.+}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// CHECK:         tensor.collapse_shape
+// CHECK:         tensor.expand_shape {{.+}} into tensor<4x6xf32>
+// CHECK:         tensor.extract_slice %{{.+}}[0, 1] [4, 2] [1, 2]
+func.func @layout(%x: tensor<2x3x4xf32>) -> tensor<4x2xf32> {
+  %t = mlx.transpose %x {axes = array<i64: 2, 0, 1>} : tensor<2x3x4xf32>
+  %r = mlx.reshape %t {shape = array<i64: 4, -1>} : tensor<4x2x3xf32>
+  %s = mlx.slice %r {start = array<i64: 0, 1>, stop = array<i64: 4, 5>, strides = array<i64: 1, 2>} : tensor<4x6xf32>
+  return %s : tensor<4x2xf32>
+}
+
+// -----
+
+// A gather reads the source with tensor.extract at wrapped, clamped indices.
+// CHECK-LABEL: func.func @embedding
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.+}} : tensor<3xi32>)
+// CHECK:           arith.index_cast
+// CHECK:           arith.minsi
+// CHECK:           tensor.extract
+func.func @embedding(%table: tensor<10x4xf32>, %ids: tensor<3xi32>) -> tensor<3x1x4xf32> {
+  %e = mlx.gather %table[%ids] {axes = array<i64: 0>, slice_sizes = array<i64: 1, 4>} : tensor<10x4xf32>[tensor<3xi32>]
+  return %e : tensor<3x1x4xf32>
+}
+
+// -----
+
+// bf16 products accumulate in float32.
+// CHECK-LABEL: func.func @matmul_bf16
+// CHECK:         linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<1x4x8xbf16>, tensor<1x8x16xbf16>) outs(%{{.+}} : tensor<1x4x16xf32>)
+// CHECK:         arith.truncf
+func.func @matmul_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x16xbf16>) -> tensor<4x16xbf16> {
+  %y = mlx.matmul %a, %b : tensor<4x8xbf16>, tensor<8x16xbf16>
+  return %y : tensor<4x16xbf16>
+}
