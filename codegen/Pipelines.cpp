@@ -26,11 +26,15 @@ static std::string getBufferizePipeline() {
 
 std::string mlx::getCpuLLVMPipeline() {
   return getBufferizePipeline() +
+      // Strided copies would call the C runner utils' memrefCopy otherwise.
+      "mlxc-copy-to-linalg,"
       "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
       "convert-scf-to-cf,"
       // ipowi and friends have no LLVM intrinsic: expand them to functions;
       // math without an LLVM intrinsic (erf, sinh, ...) calls libm.
       "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+      // bf16 conversions as integer ops: no libgcc __truncsfbf2 needed.
+      "arith-expand{include-bf16},"
       "convert-arith-to-llvm,convert-index-to-llvm,finalize-memref-to-llvm,"
       "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
       "convert-cf-to-llvm,reconcile-unrealized-casts";
@@ -44,6 +48,8 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "gpu-kernel-outlining,canonicalize,lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" + chip.str() + " l=" + libdevicePath.str() +
          " O=3},"
+         // sm_70 has no bf16 conversion instructions.
+         "gpu.module(arith-expand{include-bf16}),"
          "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv},"
          "canonicalize,cse,reconcile-unrealized-casts),"
          // Host code before gpu-to-llvm, whose own patterns would allocate
@@ -51,6 +57,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "expand-strided-metadata,"
          "finalize-memref-to-llvm{use-generic-functions},"
          "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+         "arith-expand{include-bf16},"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"

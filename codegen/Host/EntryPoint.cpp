@@ -66,13 +66,59 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
   return signature;
 }
 
+void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
+  auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+  signature.outputSources.clear();
+  SmallVector<Value> computed;
+  SmallVector<Type> types;
+  DenseMap<Value, unsigned> firstOutput;
+  for (auto [k, value] : llvm::enumerate(ret.getOperands())) {
+    OutputSource source;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      source = {OutputSource::Input, arg.getArgNumber()};
+    } else if (auto it = firstOutput.find(value); it != firstOutput.end()) {
+      source = {OutputSource::Output, it->second};
+    } else {
+      firstOutput[value] = k;
+      computed.push_back(value);
+      types.push_back(value.getType());
+    }
+    signature.outputSources.push_back(source);
+  }
+  if (computed.size() == ret.getNumOperands())
+    return;
+  OpBuilder b(ret);
+  func::ReturnOp::create(b, ret.getLoc(), computed);
+  ret.erase();
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
+  // Result attributes belonged to the old results.
+  func.removeResAttrsAttr();
+}
+
+static int64_t byteSize(const TensorSpec &spec) {
+  int64_t n = getItemSize(spec.dtype);
+  for (int64_t d : spec.shape)
+    n *= d;
+  return n;
+}
+
 LogicalResult mlx::addEntryPoint(ModuleOp module,
                                  const ProgramSignature &signature,
                                  Variant variant) {
   MLIRContext *ctx = module.getContext();
   std::string graph = getGraphSymbol(signature.entry, variant);
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(graph);
-  size_t buffers = signature.inputs.size() + signature.outputs.size();
+  size_t numInputs = signature.inputs.size();
+  size_t numOutputs = signature.outputs.size();
+  auto isComputed = [&](size_t k) {
+    return signature.outputSources.empty() ||
+           signature.outputSources[k].kind == OutputSource::Computed;
+  };
+  size_t computed = 0;
+  for (size_t k = 0; k < numOutputs; ++k)
+    computed += isComputed(k);
+  size_t buffers = numInputs + computed;
   if (!fn || fn.getNumArguments() != buffers)
     return module.emitError() << "lowered graph function '" << graph
                               << "' with " << buffers
@@ -98,13 +144,30 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
       entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
-  SmallVector<Value> args;
-  for (size_t i = 0; i < buffers; ++i) {
+  auto loadSlot = [&](size_t i) -> Value {
     Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-    args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
-  }
+    return LLVM::LoadOp::create(b, loc, ptr, slot);
+  };
+  SmallVector<Value> args;
+  for (size_t i = 0; i < numInputs; ++i)
+    args.push_back(loadSlot(i));
+  for (size_t k = 0; k < numOutputs; ++k)
+    if (isComputed(k))
+      args.push_back(loadSlot(numInputs + k));
   LLVM::CallOp::create(b, loc, fn, args);
+  // Outputs that repeat an input or another output are copies.
+  for (size_t k = 0; k < numOutputs; ++k) {
+    if (isComputed(k))
+      continue;
+    const OutputSource &source = signature.outputSources[k];
+    size_t from = source.kind == OutputSource::Input ? source.index
+                                                     : numInputs + source.index;
+    Value bytes = LLVM::ConstantOp::create(
+        b, loc, b.getI64Type(), b.getI64IntegerAttr(byteSize(signature.outputs[k])));
+    LLVM::MemcpyOp::create(b, loc, loadSlot(numInputs + k), loadSlot(from),
+                           bytes, /*isVolatile=*/false);
+  }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();
 }

@@ -22,10 +22,20 @@ struct TensorSpec {
   SmallVector<int64_t> shape;
 };
 
+/// Where output `k` of the program comes from: a result the graph computes,
+/// or a copy of an input or of an earlier output (a graph may return an
+/// argument, or one value twice; the compiled function returns each computed
+/// value once and the entry point copies the rest).
+struct OutputSource {
+  enum Kind { Computed, Input, Output } kind = Computed;
+  unsigned index = 0; ///< the input or output copied
+};
+
 /// The interface of one graph function, taken before lowering.
 struct ProgramSignature {
   std::string entry;
   SmallVector<TensorSpec> inputs, outputs;
+  SmallVector<OutputSource> outputSources;
 
   /// The text of `mlxc_program_signature`.
   std::string str() const;
@@ -39,6 +49,10 @@ FailureOr<ProgramSignature> getProgramSignature(func::FuncOp func);
 /// Where compiled code runs; each variant has its own entry symbol
 /// (`mlxc_program_entry` for the CPU, `mlxc_program_entry_cuda`).
 enum class Variant { Cpu, Cuda };
+
+/// Makes `func` return every computed value once and no arguments, and
+/// records in `signature` how the program's outputs are assembled.
+void dedupGraphResults(func::FuncOp func, ProgramSignature &signature);
 
 /// The symbol the graph function gets in the object file, so that no graph
 /// name can collide with C symbols such as `main`, nor the two variants.

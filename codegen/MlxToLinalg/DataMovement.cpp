@@ -90,8 +90,33 @@ struct SliceOpLowering final : OpConversionPattern<SliceOp> {
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = storageOf(op.getType());
-    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; }))
-      return rewriter.notifyMatchFailure(op, "negative strides are not lowered");
+    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; })) {
+      // Walk backwards: out[i] = x[start + i * stride] on every axis.
+      Value src = adaptor.getX();
+      ArrayRef<int64_t> start = op.getStart(), strides = op.getStrides();
+      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                           type.getShape(),
+                                           type.getElementType());
+      SmallVector<utils::IteratorType> iterators(
+          type.getRank(), utils::IteratorType::parallel);
+      auto generic = linalg::GenericOp::create(
+          rewriter, op.getLoc(), TypeRange{type}, ValueRange{}, init,
+          AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                            rewriter.getContext()),
+          iterators, [&](OpBuilder &b, Location l, ValueRange) {
+            SmallVector<Value> coords;
+            for (int64_t d = 0; d < type.getRank(); ++d)
+              coords.push_back(arith::AddIOp::create(
+                  b, l, arith::ConstantIndexOp::create(b, l, start[d]),
+                  arith::MulIOp::create(
+                      b, l, linalg::IndexOp::create(b, l, d),
+                      arith::ConstantIndexOp::create(b, l, strides[d]))));
+            linalg::YieldOp::create(
+                b, l, tensor::ExtractOp::create(b, l, src, coords).getResult());
+          });
+      rewriter.replaceOp(op, generic.getResult(0));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, type, adaptor.getX(), ValueRange{}, ValueRange{}, ValueRange{},
         op.getStart(), type.getShape(), op.getStrides());
@@ -114,17 +139,75 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
   LogicalResult
   matchAndRewrite(SliceUpdateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; }))
-      return rewriter.notifyMatchFailure(op, "negative strides are not lowered");
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     SmallVector<int64_t> sliceShape;
     for (auto [start, stop, stride] :
-         llvm::zip(op.getStart(), op.getStop(), op.getStrides()))
-      sliceShape.push_back(std::max<int64_t>(0, (stop - start + stride - 1) / stride));
+         llvm::zip(op.getStart(), op.getStop(), op.getStrides())) {
+      int64_t span = stride > 0 ? stop - start : start - stop;
+      int64_t step = std::abs(stride);
+      sliceShape.push_back(std::max<int64_t>(0, (span + step - 1) / step));
+    }
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
     Value update = broadcastTo(rewriter, op.getLoc(), adaptor.getUpdate(),
                                updateType, sliceShape);
-    (void)srcType;
+    if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; })) {
+      // Every source element asks whether it lies on the slice, and which
+      // update element lands there.
+      ArrayRef<int64_t> start = op.getStart(), strides = op.getStrides();
+      auto type = storageOf(srcType);
+      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                           type.getShape(),
+                                           type.getElementType());
+      SmallVector<utils::IteratorType> iterators(
+          type.getRank(), utils::IteratorType::parallel);
+      AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                                       rewriter.getContext());
+      auto generic = linalg::GenericOp::create(
+          rewriter, op.getLoc(), TypeRange{type}, adaptor.getSrc(), init,
+          ArrayRef<AffineMap>{id, id}, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+            SmallVector<Value> coords;
+            for (int64_t d = 0; d < type.getRank(); ++d) {
+              // k = (p - start) / stride must be a whole number in range.
+              Value delta = arith::SubIOp::create(
+                  b, l, linalg::IndexOp::create(b, l, d),
+                  arith::ConstantIndexOp::create(b, l, start[d]));
+              Value stride = arith::ConstantIndexOp::create(b, l, strides[d]);
+              Value k = arith::DivSIOp::create(b, l, delta, stride);
+              Value exact = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::eq,
+                  arith::RemSIOp::create(b, l, delta, stride),
+                  arith::ConstantIndexOp::create(b, l, 0));
+              Value lo = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::sge, k,
+                  arith::ConstantIndexOp::create(b, l, 0));
+              Value hi = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, k,
+                  arith::ConstantIndexOp::create(b, l, sliceShape[d]));
+              inside = arith::AndIOp::create(
+                  b, l, inside,
+                  arith::AndIOp::create(b, l, exact,
+                                        arith::AndIOp::create(b, l, lo, hi)));
+              // Clamp so that the read stays in bounds when not inside.
+              Value safe = arith::MaxSIOp::create(
+                  b, l, arith::ConstantIndexOp::create(b, l, 0),
+                  arith::MinSIOp::create(
+                      b, l, k,
+                      arith::ConstantIndexOp::create(
+                          b, l, std::max<int64_t>(0, sliceShape[d] - 1))));
+              coords.push_back(safe);
+            }
+            Value fromUpdate = args[0];
+            if (llvm::none_of(sliceShape, [](int64_t s) { return s == 0; }))
+              fromUpdate = tensor::ExtractOp::create(b, l, update, coords);
+            linalg::YieldOp::create(
+                b, l, Value(arith::SelectOp::create(b, l, inside, fromUpdate,
+                                                    args[0])));
+          });
+      rewriter.replaceOp(op, generic.getResult(0));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
         op, update, adaptor.getSrc(), ValueRange{}, ValueRange{}, ValueRange{},
         op.getStart(), sliceShape, op.getStrides());
@@ -212,7 +295,8 @@ struct SplitOpLowering final : OpConversionPattern<SplitOp> {
     if (!srcType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     int64_t rank = srcType.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
     SmallVector<Value> pieces;
     int64_t offset = 0;
     for (Value result : op.getResults()) {
@@ -238,7 +322,8 @@ struct ConcatenateOpLowering final : OpConversionPattern<ConcatenateOp> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
     Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                            toStorageType(type.getElementType()));
     int64_t offset = 0;
@@ -382,7 +467,8 @@ struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
     if (!type.hasStaticShape() || !srcType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
     auto storage = storageOf(type);
     Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
                                          storage.getElementType());

@@ -160,7 +160,8 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
     if (!inType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     int64_t rank = inType.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
     SmallVector<int64_t> reducedShape;
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
@@ -250,7 +251,8 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
     if (!inType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     int64_t rank = inType.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
     int64_t n = inType.getDimSize(axis);
     Type inDtype = inType.getElementType(), outDtype = outType.getElementType();
     Type accDtype = accumulatorDtype(outDtype);

@@ -165,9 +165,10 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
                                                 v, floatConstant(b, loc, ct, 0));
               Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
                                                 v, floatConstant(b, loc, ct, 0));
-              // Zero and NaN map to themselves.
+              // MLX computes (x > 0) - (x < 0): zero and NaN give +0.
               Value r = arith::SelectOp::create(b, loc, neg,
-                                                floatConstant(b, loc, ct, -1), v);
+                                                floatConstant(b, loc, ct, -1),
+                                                floatConstant(b, loc, ct, 0));
               return arith::SelectOp::create(b, loc, pos,
                                              floatConstant(b, loc, ct, 1), r);
             }

@@ -47,9 +47,11 @@ def parse_signature(help_text):
         if line.strip() in ("inputs:", "outputs:"):
             section = line.strip()[:-1]
             continue
-        m = re.match(r"^  (\S+)\s+(\S+)\s+\[([0-9, ]*)\]$", line)
+        m = re.match(r"^  (\S+)\s+(\S+)\s+(\[[0-9, ]*\]|scalar)$", line)
         if section and m:
-            shape = tuple(int(d) for d in m.group(3).split(",") if d.strip())
+            dims = m.group(3).strip("[]")
+            shape = tuple(int(d) for d in dims.split(",") if d.strip()) \
+                if m.group(3) != "scalar" else ()
             specs[section].append((m.group(1), m.group(2), shape))
         elif section and not line.startswith("  "):
             section = None
@@ -108,8 +110,10 @@ def compare(name, dtype, got, want, rtol):
                 not np.array_equal(np.isnan(got64), np.isnan(want64)):
             return f"{name}: NaN in different places"
         scale = max(1.0, float(np.nanmax(np.abs(want64))) if want64.size else 1.0)
-        err = np.abs(got64 - want64)
-        ok = np.isnan(want64) | (err <= rtol * np.abs(want64) + rtol * scale)
+        same = (got64 == want64) | (np.isnan(got64) & np.isnan(want64))
+        with np.errstate(invalid="ignore"):
+            err = np.where(same, 0.0, np.abs(got64 - want64))
+        ok = same | (err <= rtol * np.abs(want64) + rtol * scale)
         if not ok.all():
             i = np.argmax(np.where(ok, 0, err))
             return (f"{name}: max error {float(np.nanmax(err)):.3g} at flat {i}: "

@@ -211,6 +211,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   FailureOr<mlx::ProgramSignature> signature = mlx::getProgramSignature(*entry);
   if (failed(signature))
     return failure();
+  // Names now live in the signature; LLVM has no use for them.
+  for (unsigned i = 0, e = entry->getNumArguments(); i < e; ++i)
+    entry->removeArgAttr(i, "mlx.name");
   // The graph gets a collision-free name.
   SymbolTable symbols(module);
   if (failed(symbols.rename(
@@ -219,6 +222,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
 
   if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
     return failure();
+  // After CSE and folding, results may repeat a value or be an argument.
+  mlx::dedupGraphResults(
+      module.lookupSymbol<func::FuncOp>(
+          mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
+      *signature);
   if (emit == Emit::Linalg)
     return writeOutput(outputPath("-"),
                        [&](raw_ostream &os) {
