@@ -13,19 +13,20 @@ std::string mlx::getLinalgPipeline() {
 }
 
 /// Bufferization shared by all targets: function results become
-/// caller-allocated out-parameters, so that the runtime owns every input and
-/// output buffer.
-static std::string getBufferizePipeline() {
-  return "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
-         "canonicalize,"
-         "buffer-results-to-out-params{hoist-static-allocs "
-         "modify-public-functions},"
+/// caller-allocated out-parameters (marked `bufferize.result`), so that the
+/// runtime owns every input and output buffer.
+static std::string getBufferizePipeline(bool markResults) {
+  return std::string("one-shot-bufferize{bufferize-function-boundaries "
+                     "function-boundary-type-conversion=identity-layout-map},"
+                     "canonicalize,"
+                     "buffer-results-to-out-params{hoist-static-allocs "
+                     "modify-public-functions") +
+         (markResults ? " add-result-attr}," : "},") +
          "buffer-deallocation-pipeline,canonicalize,";
 }
 
 std::string mlx::getCpuLLVMPipeline() {
-  return getBufferizePipeline() +
+  return getBufferizePipeline(/*markResults=*/false) +
       // Strided copies would call the C runner utils' memrefCopy otherwise.
       "mlxc-copy-to-linalg,"
       "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
@@ -40,12 +41,17 @@ std::string mlx::getCpuLLVMPipeline() {
       "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
-std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
-  return getBufferizePipeline() +
+std::string mlx::getCudaKernelPipeline() {
+  return getBufferizePipeline(/*markResults=*/true) +
          "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
          "mlxc-tile-parallel-loops,canonicalize,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
-         "gpu-kernel-outlining,canonicalize,lower-affine,convert-scf-to-cf,"
+         "gpu-kernel-outlining,canonicalize,"
+         "func.func(mlx-memory-placement)";
+}
+
+std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
+  return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" + chip.str() + " l=" + libdevicePath.str() +
          " O=3},"
          // sm_70 has no bf16 conversion instructions.

@@ -27,11 +27,14 @@ std::string getLinalgPipeline();
 /// take one bare pointer per buffer.
 std::string getCpuLLVMPipeline();
 
-/// linalg on tensors -> LLVM dialect with NVVM kernels: bufferization as on
-/// the CPU, then every parallel loop nest becomes a kernel (grid x 256
-/// threads) compiled to PTX for `chip` with libdevice linked in; host code
-/// launches through the mgpu* functions of the runtime and allocates through
-/// `_mlir_memref_to_llvm_alloc` (unified memory, runtime/cuda.c).
+/// linalg on tensors -> outlined GPU kernels with a memory plan:
+/// bufferization as on the CPU, every parallel loop nest becomes a kernel
+/// (grid x 256 threads), then mlx-memory-placement.
+std::string getCudaKernelPipeline();
+
+/// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
+/// linked in; host code launches through the mgpu* functions of the runtime
+/// and allocates through `_mlir_memref_to_llvm_alloc` (unified memory).
 std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on

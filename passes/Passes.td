@@ -35,4 +35,42 @@ def MlxDecompose : Pass<"mlx-decompose"> {
   let dependentDialects = ["::mlir::mlx::MlxDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def MlxMemoryPlacement : Pass<"mlx-memory-placement", "::mlir::func::FuncOp"> {
+  let summary = "Place buffers of a GPU graph, reuse them by liveness, "
+                "insert prefetches";
+  let description = [{
+    Runs on bufferized graph functions of the CUDA target, after kernels are
+    outlined (`gpu.launch_func`), before lowering to LLVM.
+
+    - Placement: a buffer (memref.alloc) that only kernels touch lives in
+      device memory; one that host code also reads or writes (a scalar read
+      on the host, a host loop) lives in unified memory. Function arguments
+      (inputs, outputs, weights) are unified: the runtime allocates them.
+    - Reuse: the buffers of each placement share one static arena; a buffer
+      takes the lowest offset not used by a buffer whose lifetime (first to
+      last use in program order) overlaps its own. The device arena is a
+      `gpu.alloc` (plain device memory), the unified arena a `memref.alloc`.
+      The function gets `mlx.device_arena_bytes`, `mlx.unified_arena_bytes`
+      and `mlx.unreused_bytes` (what the buffers would take without reuse).
+    - Prefetch: every unified buffer is tracked as resident on the host or
+      the device; a call to `mlxrt_prefetch(ptr, bytes, to_device)` moves it
+      before the first kernel that uses it while it is on the host, and back
+      before host code touches it, and outputs go back to the host at the
+      end. The runtime turns them into cuMemPrefetchAsync on its stream (or
+      copies, where the device has no concurrent managed access).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Byte alignment of every buffer in an arena">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // MLXC_PASSES_TD

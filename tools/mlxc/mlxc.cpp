@@ -186,6 +186,22 @@ static FailureOr<std::string> findLibdevice() {
   return failure();
 }
 
+/// Prints the memory plan mlx-memory-placement made for the graph.
+static void reportMemoryPlan(ModuleOp module,
+                             const mlx::ProgramSignature &signature) {
+  auto graph = module.lookupSymbol<func::FuncOp>(
+      mlx::getGraphSymbol(signature.entry, mlx::Variant::Cuda));
+  auto get = [&](StringRef name) -> int64_t {
+    auto attr = graph ? graph->getAttrOfType<IntegerAttr>(name) : nullptr;
+    return attr ? attr.getInt() : 0;
+  };
+  errs() << "mlxc: memory plan of '" << signature.entry
+         << "' on CUDA: device arena " << get("mlx.device_arena_bytes")
+         << " bytes, unified arena " << get("mlx.unified_arena_bytes")
+         << " bytes (" << get("mlx.unreused_bytes")
+         << " without reuse), " << get("mlx.prefetches") << " prefetches\n";
+}
+
 static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (target != "cpu" && target != "cuda") {
     errs() << "mlxc: error: unknown --target=" << target
@@ -259,7 +275,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
     if (failed(libdevice) ||
-        failed(mlx::runPipeline(*cudaModule,
+        failed(mlx::runPipeline(*cudaModule, mlx::getCudaKernelPipeline())))
+      return failure();
+    reportMemoryPlan(*cudaModule, *signature);
+    if (failed(mlx::runPipeline(*cudaModule,
                                 mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
         failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
       return failure();
