@@ -196,7 +196,7 @@ static void reportMemoryPlan(ModuleOp module,
     return attr ? attr.getInt() : 0;
   };
   errs() << "mlxc: memory plan of '" << signature.entry
-         << "' on CUDA: device arena " << get("mlx.device_arena_bytes")
+         << "' (cuda): device arena " << get("mlx.device_arena_bytes")
          << " bytes, unified arena " << get("mlx.unified_arena_bytes")
          << " bytes (" << get("mlx.unreused_bytes")
          << " without reuse), " << get("mlx.prefetches") << " prefetches\n";
