@@ -72,4 +72,16 @@ def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Put every outlined kernel into one gpu.module";
+  let description = [{
+    gpu-kernel-outlining makes one gpu.module per kernel, so the program
+    would carry and JIT one PTX module per kernel. This pass moves every
+    kernel into the first gpu.module (renamed to `<module>_<kernel>` where
+    names would clash) and retargets the launches: one PTX module, loaded
+    once at start-up.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MLXC_CODEGEN_PASSES_TD

@@ -34,7 +34,9 @@ std::string mlx::getCpuLLVMPipeline() {
       // ipowi and friends have no LLVM intrinsic: expand them to functions;
       // math without an LLVM intrinsic (erf, sinh, ...) calls libm.
       "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
-      // bf16 conversions as integer ops: no libgcc __truncsfbf2 needed.
+      // bf16 arithmetic and conversions through f32, then the f32 <-> bf16
+      // conversions as integer ops: no libgcc __truncsfbf2 needed.
+      "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
       "arith-expand{include-bf16},"
       "convert-arith-to-llvm,convert-index-to-llvm,finalize-memref-to-llvm,"
       "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
@@ -46,7 +48,7 @@ std::string mlx::getCudaKernelPipeline() {
          "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
          "mlxc-tile-parallel-loops,canonicalize,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
-         "gpu-kernel-outlining,canonicalize,"
+         "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize,"
          "func.func(mlx-memory-placement)";
 }
 
@@ -55,7 +57,8 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "nvvm-attach-target{chip=" + chip.str() + " l=" + libdevicePath.str() +
          " O=3},"
          // sm_70 has no bf16 conversion instructions.
-         "gpu.module(arith-expand{include-bf16}),"
+         "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
+         "target-type=f32},arith-expand{include-bf16}),"
          "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv},"
          "canonicalize,cse,reconcile-unrealized-casts),"
          // Host code before gpu-to-llvm, whose own patterns would allocate
@@ -63,6 +66,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "expand-strided-metadata,"
          "finalize-memref-to-llvm{use-generic-functions},"
          "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
          "arith-expand{include-bf16},"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"

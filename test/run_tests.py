@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 PASS = {"PASS", "XFAIL"}
-SKIP = {"UNSUPPORTED"}
+SKIP = {"UNSUPPORTED", "SKIPPED"}
 
 
 def main():

@@ -85,6 +85,8 @@ void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
     }
     signature.outputSources.push_back(source);
   }
+  // Result attributes (mlx.name) belonged to the old results.
+  func.removeResAttrsAttr();
   if (computed.size() == ret.getNumOperands())
     return;
   OpBuilder b(ret);
@@ -92,8 +94,6 @@ void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
   ret.erase();
   func.setFunctionType(
       FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
-  // Result attributes belonged to the old results.
-  func.removeResAttrsAttr();
 }
 
 static int64_t byteSize(const TensorSpec &spec) {

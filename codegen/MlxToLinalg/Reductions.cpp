@@ -291,22 +291,40 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
           SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
           Value xi = tensor::ExtractSliceOp::create(b, l, inSlice, x, offsets,
                                                     sizes, strides);
-          Value next = lowering::buildElementwiseGeneric(
-              b, l, accType, ValueRange{iter[0], xi},
-              {accType, inSlice.clone(inDtype)},
-              [&](OpBuilder &bb, Location ll, ValueRange args) {
-                Value v = castScalar(bb, ll, args[1], inDtype, accDtype);
-                return combine(bb, ll, kind, args[0], v, accDtype);
-              });
-          Value out = inclusive ? next : iter[0];
-          if (accDtype != outDtype)
-            out = lowering::buildElementwiseGeneric(
-                b, l, outSlice.clone(outDtype), out, {accType},
+          // The running value updates in place (outs = the carried slice),
+          // so that the loop bufferizes without a copy per step.
+          auto castOut = [&](Value v) {
+            if (accDtype == outDtype)
+              return v;
+            return lowering::buildElementwiseGeneric(
+                b, l, outSlice.clone(outDtype), v, {accType},
                 [&](OpBuilder &bb, Location ll, ValueRange args) {
                   return castScalar(bb, ll, args[0], accDtype, outDtype);
                 });
-          Value updated = tensor::InsertSliceOp::create(
-              b, l, out, iter[1], offsets, sizes, strides);
+          };
+          Value result = iter[1];
+          if (!inclusive)
+            result = tensor::InsertSliceOp::create(b, l, castOut(iter[0]),
+                                                   result, offsets, sizes,
+                                                   strides);
+          AffineMap id = AffineMap::getMultiDimIdentityMap(
+              sliceShape.size(), b.getContext());
+          SmallVector<utils::IteratorType> iterators(
+              sliceShape.size(), utils::IteratorType::parallel);
+          Value next =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{accStorage}, ValueRange{xi},
+                  ValueRange{iter[0]}, ArrayRef<AffineMap>{id, id}, iterators,
+                  [&](OpBuilder &bb, Location ll, ValueRange args) {
+                    Value v = castScalar(bb, ll, args[0], inDtype, accDtype);
+                    linalg::YieldOp::create(
+                        bb, ll, combine(bb, ll, kind, args[1], v, accDtype));
+                  })
+                  .getResult(0);
+          if (inclusive)
+            result = tensor::InsertSliceOp::create(b, l, castOut(next), result,
+                                                   offsets, sizes, strides);
+          Value updated = result;
           scf::YieldOp::create(b, l, ValueRange{next, updated});
         });
     rewriter.replaceOp(op, loop.getResult(1));

@@ -76,11 +76,19 @@ Value mlx::castScalar(OpBuilder &b, Location loc, Value value, Type from,
         value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
       else if (a < c)
         return arith::ExtFOp::create(b, loc, target, value);
+      else if (a == 64 && target.isBF16()) // f64 -> bf16 through f32 too
+        value = arith::TruncFOp::create(b, loc, b.getF32Type(), value);
       return arith::TruncFOp::create(b, loc, target, value);
     }
-    if (srcSigned)
-      return arith::SIToFPOp::create(b, loc, target, value);
-    return arith::UIToFPOp::create(b, loc, target, value);
+    // Integers reach half types through f32: arith-expand only expands the
+    // f32 -> bf16 truncation, and there is no libgcc to fall back on.
+    Type via = target.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : target;
+    Value converted =
+        srcSigned ? Value(arith::SIToFPOp::create(b, loc, via, value))
+                  : Value(arith::UIToFPOp::create(b, loc, via, value));
+    if (via == target)
+      return converted;
+    return arith::TruncFOp::create(b, loc, target, converted);
   }
   // Integer target.
   if (isFloatDtype(from)) {

@@ -14,6 +14,7 @@
 #include "codegen/Pipelines.h"
 #include "codegen/Target/ObjectFile.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -35,7 +36,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Llvm, Obj, Exe };
+enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Exe };
 } // namespace
 
 static cl::OptionCategory category("mlxc options");
@@ -50,6 +51,8 @@ static cl::opt<Emit> emit(
     cl::values(clEnumValN(Emit::Mlir, "mlir", "the verified mlx graph"),
                clEnumValN(Emit::Linalg, "linalg",
                           "fused linalg on tensors (after lowering)"),
+               clEnumValN(Emit::Ptx, "ptx",
+                          "the PTX of the kernels (implies --target=cuda)"),
                clEnumValN(Emit::Llvm, "llvm", "optimized LLVM IR"),
                clEnumValN(Emit::Obj, "obj", "an object file"),
                clEnumValN(Emit::Exe, "exe",
@@ -208,7 +211,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
            << " (expected cpu or cuda)\n";
     return failure();
   }
-  bool cuda = target == "cuda";
+  bool cuda = target == "cuda" || emit == Emit::Ptx;
   if (cuda && !StringRef(gpuArch).starts_with("sm_")) {
     errs() << "mlxc: error: --gpu-arch must look like sm_70, got '" << gpuArch
            << "'\n";
@@ -282,6 +285,17 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
                                 mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
         failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
       return failure();
+    if (emit == Emit::Ptx) {
+      std::string ptx;
+      cudaModule->walk([&](gpu::BinaryOp binary) {
+        for (mlir::Attribute object : binary.getObjects())
+          ptx += cast<gpu::ObjectAttr>(object).getObject().str();
+      });
+      return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+        os << ptx;
+        return success();
+      });
+    }
     auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
     if (failed(cudaLLVM))
       return failure();

@@ -1,0 +1,58 @@
+//===- MergeGpuModules.cpp - the mlxc-merge-gpu-modules pass --------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCMERGEGPUMODULES
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+namespace {
+struct MlxcMergeGpuModulesPass final
+    : mlx::impl::MlxcMergeGpuModulesBase<MlxcMergeGpuModulesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    if (gpuModules.size() < 2)
+      return;
+    gpu::GPUModuleOp target = gpuModules.front();
+    SymbolTable targetSymbols(target);
+    // Old (module, kernel) -> new kernel name in the target module.
+    DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
+    for (gpu::GPUModuleOp source : ArrayRef(gpuModules).drop_front()) {
+      for (Operation &op :
+           llvm::make_early_inc_range(source.getBody()->without_terminator())) {
+        auto symbol = dyn_cast<SymbolOpInterface>(op);
+        if (!symbol) {
+          source.emitError() << "cannot merge a gpu.module holding "
+                             << op.getName();
+          return signalPassFailure();
+        }
+        StringAttr oldName = symbol.getNameAttr();
+        op.remove();
+        // insert() renames the op when the name is taken.
+        StringAttr newName = targetSymbols.insert(&op);
+        renamed[{source.getNameAttr(), oldName}] = newName;
+      }
+    }
+    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+      auto it = renamed.find({launch.getKernelModuleName(),
+                              launch.getKernelName()});
+      if (it == renamed.end())
+        return WalkResult::advance();
+      launch.setKernelAttr(SymbolRefAttr::get(
+          target.getNameAttr(), {FlatSymbolRefAttr::get(it->second)}));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    for (gpu::GPUModuleOp source : ArrayRef(gpuModules).drop_front())
+      source.erase();
+  }
+};
+} // namespace
