@@ -59,7 +59,9 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          // sm_70 has no bf16 conversion instructions.
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
          "target-type=f32},arith-expand{include-bf16}),"
-         "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv},"
+         // Kernels take full memref descriptors: views at run-time offsets
+         // (dynamic slices, scan steps) reach them too.
+         "gpu.module(convert-gpu-to-nvvm,"
          "canonicalize,cse,reconcile-unrealized-casts),"
          // Host code before gpu-to-llvm, whose own patterns would allocate
          // with plain malloc and pass full memref descriptors.
@@ -71,7 +73,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"
-         "gpu-to-llvm{use-bare-pointers-for-kernels},"
+         "gpu-to-llvm,"
          "gpu-module-to-binary{format=isa},"
          "reconcile-unrealized-casts";
 }

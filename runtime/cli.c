@@ -166,7 +166,35 @@ static void printParams(FILE *out, const char *title, const mlxrt_param *ps,
   }
 }
 
-static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig) {
+static const char NoCudaCode[] =
+    "this program was compiled without CUDA code; recompile with mlxc "
+    "--target=cuda";
+
+/// The devices the program can run on: the CPU, and the GPUs that are
+/// present if it has CUDA code.
+static void printDevices(FILE *out, bool hasCuda) {
+  fprintf(out, "devices:\n  cpu\n");
+  if (!hasCuda) {
+    fprintf(out, "  (no cuda: %s)\n", NoCudaCode);
+    return;
+  }
+  char reason[512];
+  int count = mlxrt_cuda_device_count(reason, sizeof(reason));
+  if (count == 0) {
+    fprintf(out, "  cuda    (not available here: %s)\n", reason);
+    return;
+  }
+  for (int i = 0; i < count; ++i) {
+    char name[256];
+    mlxrt_error err;
+    if (mlxrt_cuda_device_name(i, name, sizeof(name), &err) != MLXRT_OK)
+      mlxrt_strlcpy(name, err.message, sizeof(name));
+    fprintf(out, "  cuda:%-3d %s%s\n", i, name, i == 0 ? " (= cuda)" : "");
+  }
+}
+
+static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
+                      bool hasCuda) {
   int width = 4;
   for (size_t i = 0; i < sig->num_inputs; ++i)
     if ((int)strlen(sig->inputs[i].name) > width)
@@ -182,6 +210,7 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig) {
           prog, sig->entry);
   printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
   printParams(out, "outputs", sig->outputs, sig->num_outputs, width);
+  printDevices(out, hasCuda);
   fputs(
       "\noptions:\n"
       "  --input FILE         the next input not bound by name\n"
@@ -193,7 +222,8 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig) {
       "                       after the last --output are not written, and\n"
       "                       with no --output all are summarized on stdout\n"
       "  --device=DEVICE      cpu, cuda or cuda:N (default: cuda when a CUDA\n"
-      "                       device is present, else cpu)\n"
+      "                       device is present and the program has CUDA\n"
+      "                       code, else cpu)\n"
       "  --repeat N           after one warm-up run, run N times and print\n"
       "                       the median time\n"
       "  --help               show this text\n"
@@ -202,7 +232,9 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig) {
       "bfloat16: numpy has no bfloat16, so a bfloat16 input also accepts\n"
       "float32 data (converted, rounding to nearest even), and bfloat16\n"
       "outputs are written as float32 .npy. float16 is .npy's '<f2'.\n"
-      "Output files are written completely or not at all.\n",
+      "Output files are written completely or not at all.\n"
+      "On a GPU, inputs and outputs live in unified memory; set\n"
+      "MLXRT_NO_UNIFIED=1 to copy them to and from the device instead.\n",
       out);
 }
 
@@ -374,7 +406,8 @@ typedef struct {
   char **tmpPaths; ///< Per output: "FILE.tmp.<pid>" while it exists.
   FILE **tmpFiles;
   double *times;
-  mlxrt_entry_fn entry;
+  const mlxrt_program *program;
+  mlxrt_entry_fn entry; ///< The program's variant for dev.
   int argc;
 } Run;
 
@@ -415,23 +448,45 @@ static void releaseRun(Run *run) {
 }
 
 static int openDevice(Run *run, FILE *errs) {
+  const mlxrt_program *program = run->program;
   mlxrt_error err;
   mlxrt_status st;
   if (run->opts.device) {
-    st = mlxrt_device_open(run->opts.device, &run->dev, &err);
+    mlxrt_device_kind kind;
+    int ordinal;
+    st = mlxrt_device_parse_name(run->opts.device, &kind, &ordinal, &err);
+    if (st == MLXRT_OK && kind == MLXRT_DEVICE_CUDA && !program->entry_cuda)
+      st = mlxrt_fail(&err, MLXRT_ERROR_DEVICE, "no CUDA device: %s",
+                      NoCudaCode);
+    if (st == MLXRT_OK)
+      st = mlxrt_device_open(run->opts.device, &run->dev, &err);
   } else {
-    char reason[512];
-    if (mlxrt_cuda_available(reason, sizeof(reason))) {
-      st = mlxrt_device_open("cuda", &run->dev, &err);
-    } else {
+    // CUDA when the program has CUDA code and a GPU is there, else the CPU
+    // with a note that says why.
+    char reason[sizeof(err.message)];
+    st = MLXRT_ERROR_DEVICE;
+    if (!program->entry_cuda)
+      mlxrt_strlcpy(reason, NoCudaCode, sizeof(reason));
+    else if (mlxrt_cuda_available(reason, sizeof(reason)) &&
+             (st = mlxrt_device_open("cuda", &run->dev, &err)) != MLXRT_OK) {
+      const char *why = err.message;
+      if (strncmp(why, "no CUDA device: ", 16) == 0)
+        why += 16;
+      mlxrt_strlcpy(reason, why, sizeof(reason));
+    }
+    if (st != MLXRT_OK) {
       fprintf(errs, "note: no CUDA device (%s); running on the CPU\n", reason);
       st = mlxrt_device_open("cpu", &run->dev, &err);
     }
   }
-  if (st == MLXRT_OK)
-    return ExitOk;
-  fprintf(errs, "error: %s\n", err.message);
-  return st == MLXRT_ERROR_INVALID_ARGUMENT ? ExitUsage : ExitRuntime;
+  if (st != MLXRT_OK) {
+    fprintf(errs, "error: %s\n", err.message);
+    return st == MLXRT_ERROR_INVALID_ARGUMENT ? ExitUsage : ExitRuntime;
+  }
+  run->entry = mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA
+                   ? program->entry_cuda
+                   : program->entry;
+  return ExitOk;
 }
 
 /// Allocates every buffer and reads the inputs.
@@ -491,7 +546,8 @@ static int execute(Run *run, FILE *out, FILE *errs) {
   long runs = run->opts.repeat ? run->opts.repeat + 1 : 1;
   for (long r = 0; r < runs && st == MLXRT_OK; ++r) {
     double ms = 0;
-    st = mlxrt_device_run(run->dev, run->entry, run->args, &ms, &err);
+    st = mlxrt_device_run(run->dev, run->entry, run->args, run->sig.num_inputs,
+                          run->sig.num_outputs, &ms, &err);
     if (r > 0)
       run->times[r - 1] = ms;
   }
@@ -552,7 +608,7 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
     fprintf(errs, "error: internal error: %s\n", err.message);
     return ExitRuntime;
   }
-  run->entry = program->entry;
+  run->program = program;
   size_t slots = argc > 0 ? (size_t)argc : 1;
   run->argc = argc;
   run->opts.inputs = calloc(slots, sizeof(InputArg));
@@ -566,7 +622,7 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
   if (rc != ExitOk)
     return rc;
   if (run->opts.help) {
-    printHelp(out, prog, &run->sig);
+    printHelp(out, prog, &run->sig, program->entry_cuda != NULL);
     return ExitOk;
   }
 
@@ -616,11 +672,17 @@ int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
 // The program mlxc links in
 //===----------------------------------------------------------------------===//
 
-// Defined in the object file that mlxc emits.
+// Defined in the object file that mlxc emits; the CUDA variant only with
+// --target=cuda, hence weak (NULL when absent).
 extern const char mlxc_program_signature[];
 void mlxc_program_entry(void **args);
+#if defined(__GNUC__)
+__attribute__((weak))
+#endif
+void mlxc_program_entry_cuda(void **args);
 
 int mlxrt_main(int argc, char **argv) {
-  mlxrt_program program = {mlxc_program_signature, mlxc_program_entry};
+  mlxrt_program program = {mlxc_program_signature, mlxc_program_entry,
+                           mlxc_program_entry_cuda};
   return mlxrt_cli_run(&program, argc, argv, stdout, stderr);
 }

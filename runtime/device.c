@@ -19,17 +19,33 @@ static bool parseOrdinal(const char *s, int *out) {
   return true;
 }
 
+mlxrt_status mlxrt_device_parse_name(const char *name, mlxrt_device_kind *kind,
+                                     int *ordinal, mlxrt_error *err) {
+  *kind = MLXRT_DEVICE_CPU;
+  *ordinal = 0;
+  if (!name || strcmp(name, "cpu") == 0)
+    return MLXRT_OK;
+  if (strcmp(name, "cuda") == 0 ||
+      (strncmp(name, "cuda:", 5) == 0 && parseOrdinal(name + 5, ordinal))) {
+    *kind = MLXRT_DEVICE_CUDA;
+    return MLXRT_OK;
+  }
+  *ordinal = 0;
+  return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                    "unknown device '%s' (expected cpu, cuda or cuda:N)", name);
+}
+
 mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
                                mlxrt_error *err) {
   *out = NULL;
-  if (!name || strcmp(name, "cpu") == 0)
-    return mlxrt_cpu_device_create(out, err);
-  int ordinal = 0;
-  if (strcmp(name, "cuda") == 0 ||
-      (strncmp(name, "cuda:", 5) == 0 && parseOrdinal(name + 5, &ordinal)))
+  mlxrt_device_kind kind;
+  int ordinal;
+  mlxrt_status st = mlxrt_device_parse_name(name, &kind, &ordinal, err);
+  if (st != MLXRT_OK)
+    return st;
+  if (kind == MLXRT_DEVICE_CUDA)
     return mlxrt_cuda_device_create(ordinal, out, err);
-  return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                    "unknown device '%s' (expected cpu, cuda or cuda:N)", name);
+  return mlxrt_cpu_device_create(out, err);
 }
 
 void mlxrt_device_close(mlxrt_device *dev) {
@@ -56,7 +72,12 @@ void mlxrt_device_free(mlxrt_device *dev, void *p) {
 }
 
 mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
-                              void **args, double *elapsed_ms,
+                              void **args, size_t num_inputs,
+                              size_t num_outputs, double *elapsed_ms,
                               mlxrt_error *err) {
-  return dev->ops->run(dev, entry, args, elapsed_ms, err);
+  if (!entry)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "no program to run on %s", dev->description);
+  return dev->ops->run(dev, entry, args, num_inputs, num_outputs, elapsed_ms,
+                       err);
 }

@@ -28,8 +28,11 @@ static double nowMs(void) {
 }
 
 static mlxrt_status cpuRun(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
+                           size_t num_inputs, size_t num_outputs,
                            double *elapsed_ms, mlxrt_error *err) {
   (void)dev;
+  (void)num_inputs;
+  (void)num_outputs;
   (void)err;
   double start = nowMs();
   entry(args);

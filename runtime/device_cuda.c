@@ -1,36 +1,579 @@
-//===- device_cuda.c - The CUDA device (not built yet) -----------*- C -*-===//
+//===- device_cuda.c - The CUDA device ---------------------------*- C -*-===//
 //
-// The CUDA backend will live here: it talks to the driver API through
-// dlopen("libcuda.so.1") so that executables link and run their CPU path on
-// machines without a driver. Until it exists, CUDA is reported unavailable
-// with the reason, and the command line falls back to the CPU.
+// One device = one GPU's primary context, one stream, two timing events and
+// a table of the memory handed out. The driver is reached through dlopen
+// (cuda_driver.c), so all of this builds and links on machines with no GPU.
+//
+// Buffers (inputs and outputs, mlxrt_device_alloc) are unified: managed
+// memory that the host fills and reads directly, prefetched to the GPU before
+// a run and back to the host after it. Where the GPU lacks concurrent managed
+// access, or with MLXRT_NO_UNIFIED=1 in the environment (to test this path
+// on any GPU), a buffer is host memory plus a device copy instead ("copy
+// mode"): inputs are copied to the device before a run, outputs back after
+// it, and the program sees the device pointers (so its host code must not
+// touch them).
+//
+// Intermediates: gpu.alloc (mgpuMemAlloc) is plain device memory, the
+// memref.alloc that host code may touch (_mlir_memref_to_llvm_alloc) is
+// managed memory wherever the GPU has it.
+//
+// During mlxrt_device_run, the compiled code calls back into the runtime
+// (cuda_abi.c) for kernels, streams and intermediate buffers; those calls
+// find the device through a thread-local pointer and record the first driver
+// failure here, which the run then returns as its status.
 //
 //===----------------------------------------------------------------------===//
 
-#include "internal.h"
+#include "cuda_internal.h"
 
-#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
 
-int mlxrt_cuda_available(char *reason, size_t size) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char *why = dlerror();
-    snprintf(reason, size, "%s", why ? why : "cannot load libcuda.so.1");
+static _Thread_local mlxrt_cuda_device *Active;
+
+mlxrt_cuda_device *mlxrt_cuda_active(void) { return Active; }
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+void mlxrt_cuda_record(mlxrt_cuda_device *dev, mlxrt_status status,
+                       const char *fmt, ...) {
+  if (dev->failed)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(dev->error.message, sizeof(dev->error.message), fmt, ap);
+  va_end(ap);
+  dev->failed = true;
+  dev->failStatus = status;
+}
+
+bool mlxrt_cuda_check(mlxrt_cuda_device *dev, CUresult result, const char *what,
+                      ...) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  if (dev->failed)
+    return false;
+  char call[1024], text[512];
+  va_list ap;
+  va_start(ap, what);
+  vsnprintf(call, sizeof(call), what, ap);
+  va_end(ap);
+  mlxrt_cuda_error_text(dev->drv, result, text, sizeof(text));
+  mlxrt_cuda_record(dev,
+                    result == CUDA_ERROR_OUT_OF_MEMORY
+                        ? MLXRT_ERROR_OUT_OF_MEMORY
+                        : MLXRT_ERROR_DEVICE,
+                    "%s failed on %s: %s", call, dev->base.description, text);
+  return false;
+}
+
+/// Moves a recorded failure into err and clears it.
+static mlxrt_status takeFailure(mlxrt_cuda_device *dev, mlxrt_error *err) {
+  mlxrt_status st = dev->failStatus;
+  if (err)
+    *err = dev->error;
+  dev->failed = false;
+  return st;
+}
+
+static void resetFailure(mlxrt_cuda_device *dev) {
+  dev->failed = false;
+  dev->failStatus = MLXRT_OK;
+  dev->error.message[0] = '\0';
+  dev->lastKernel = NULL;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static double mib(size_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
+
+/// Managed memory beyond what the GPU has free can hang the GPU, not only
+/// the program: such a request must leave this much free.
+static const size_t ManagedReserve = (size_t)64 << 20;
+
+/// Fails with an out-of-memory message unless the device has `bytes` free.
+static mlxrt_status checkFree(mlxrt_cuda_device *dev, size_t bytes,
+                              bool managed, mlxrt_error *err) {
+  size_t freeBytes = 0, total = 0;
+  CUresult r = dev->drv->cuMemGetInfo_v2(&freeBytes, &total);
+  if (r != CUDA_SUCCESS) {
+    char text[512];
+    mlxrt_cuda_error_text(dev->drv, r, text, sizeof(text));
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE,
+                      "cuMemGetInfo_v2 failed on %s: %s", dev->base.description,
+                      text);
+  }
+  size_t reserve = managed ? ManagedReserve : 0;
+  if (freeBytes >= reserve && bytes <= freeBytes - reserve)
+    return MLXRT_OK;
+  return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY,
+                    "out of memory: cannot allocate %zu bytes (%.1f MiB) of "
+                    "%s memory on %s: %.1f MiB of %.1f MiB free",
+                    bytes, mib(bytes), managed ? "unified" : "device",
+                    dev->base.description, mib(freeBytes), mib(total));
+}
+
+static mlxrt_cuda_alloc *findAlloc(mlxrt_cuda_device *dev, const void *key) {
+  // Newest first: intermediates are mostly freed in reverse order.
+  for (size_t i = dev->numAllocs; i-- > 0;)
+    if (dev->allocs[i].key == key)
+      return &dev->allocs[i];
+  return NULL;
+}
+
+static bool reserveSlot(mlxrt_cuda_device *dev) {
+  if (dev->numAllocs < dev->capAllocs)
+    return true;
+  size_t cap = dev->capAllocs ? 2 * dev->capAllocs : 32;
+  mlxrt_cuda_alloc *grown = realloc(dev->allocs, cap * sizeof(*grown));
+  if (!grown)
+    return false;
+  dev->allocs = grown;
+  dev->capAllocs = cap;
+  return true;
+}
+
+mlxrt_cuda_alloc *mlxrt_cuda_find_range(mlxrt_cuda_device *dev, uintptr_t ptr,
+                                        size_t bytes) {
+  for (size_t i = dev->numAllocs; i-- > 0;) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    if (a->ptr && ptr >= a->ptr && ptr - a->ptr <= a->bytes &&
+        bytes <= a->bytes - (ptr - a->ptr))
+      return a;
+  }
+  return NULL;
+}
+
+mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
+                                 mlxrt_cuda_alloc_kind kind, bool managed,
+                                 void **out, mlxrt_error *err) {
+  *out = NULL;
+  // The driver rejects empty allocations; NULL must mean "no buffer".
+  size_t size = bytes ? bytes : 1;
+  if (!reserveSlot(dev))
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (managed && !dev->managedMemory)
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE,
+                      "%s has no managed (unified) memory",
+                      dev->base.description);
+  mlxrt_status st = checkFree(dev, size, managed, err);
+  if (st != MLXRT_OK)
+    return st;
+  CUdeviceptr ptr = 0;
+  CUresult r =
+      managed ? dev->drv->cuMemAllocManaged(&ptr, size, CU_MEM_ATTACH_GLOBAL)
+              : dev->drv->cuMemAlloc_v2(&ptr, size);
+  if (r != CUDA_SUCCESS) {
+    char text[512];
+    mlxrt_cuda_error_text(dev->drv, r, text, sizeof(text));
+    return mlxrt_fail(err,
+                      r == CUDA_ERROR_OUT_OF_MEMORY ? MLXRT_ERROR_OUT_OF_MEMORY
+                                                    : MLXRT_ERROR_DEVICE,
+                      "%s of %zu bytes failed on %s: %s",
+                      managed ? "cuMemAllocManaged" : "cuMemAlloc_v2", size,
+                      dev->base.description, text);
+  }
+  void *key = (void *)(uintptr_t)ptr;
+  void *host = NULL;
+  if (kind == MLXRT_CUDA_BUFFER && !managed) {
+    st = mlxrt_host_alloc(bytes, &host, err);
+    if (st != MLXRT_OK) {
+      dev->drv->cuMemFree_v2(ptr);
+      return st;
+    }
+    key = host;
+  }
+  mlxrt_cuda_alloc *a = &dev->allocs[dev->numAllocs++];
+  a->key = key;
+  a->ptr = ptr;
+  a->host = host;
+  a->bytes = size;
+  a->kind = kind;
+  a->managed = managed;
+  a->where = MLXRT_CUDA_ANYWHERE;
+  *out = key;
+  return MLXRT_OK;
+}
+
+void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes) {
+  void *p = NULL;
+  if (!reserveSlot(dev) || mlxrt_host_alloc(bytes, &p, NULL) != MLXRT_OK)
+    return NULL;
+  mlxrt_cuda_alloc *a = &dev->allocs[dev->numAllocs++];
+  a->key = p;
+  a->ptr = 0;
+  a->host = p;
+  a->bytes = bytes;
+  a->kind = MLXRT_CUDA_SINK;
+  a->managed = false;
+  a->where = MLXRT_CUDA_ANYWHERE;
+  return p;
+}
+
+/// Frees the memory behind an entry and removes it from the table.
+static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
+  if (a->ptr)
+    mlxrt_cuda_check(dev, dev->drv->cuMemFree_v2(a->ptr), "cuMemFree_v2");
+  mlxrt_host_free(a->host);
+  *a = dev->allocs[--dev->numAllocs];
+}
+
+bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
+  mlxrt_cuda_alloc *a = findAlloc(dev, key);
+  if (!a || (a->kind == MLXRT_CUDA_BUFFER) != buffer)
+    return false;
+  releaseAlloc(dev, a);
+  return true;
+}
+
+/// Frees the intermediates and sinks a run left behind.
+static void releaseIntermediates(mlxrt_cuda_device *dev) {
+  for (size_t i = dev->numAllocs; i-- > 0;)
+    if (dev->allocs[i].kind != MLXRT_CUDA_BUFFER)
+      releaseAlloc(dev, &dev->allocs[i]);
+}
+
+//===----------------------------------------------------------------------===//
+// Discovery
+//===----------------------------------------------------------------------===//
+
+int mlxrt_cuda_device_count(char *reason, size_t size) {
+  char scratch[512];
+  if (!reason || size == 0) {
+    reason = scratch;
+    size = sizeof(scratch);
+  }
+  const mlxrt_cuda_driver *drv = mlxrt_cuda_driver_get(reason, size);
+  if (!drv)
+    return 0;
+  int count = 0;
+  CUresult r = drv->cuDeviceGetCount(&count);
+  if (r != CUDA_SUCCESS) {
+    char text[512];
+    mlxrt_cuda_error_text(drv, r, text, sizeof(text));
+    snprintf(reason, size, "cuDeviceGetCount failed: %s", text);
     return 0;
   }
-  dlclose(lib);
-  snprintf(reason, size,
-           "libcuda.so.1 loads, but this runtime has no CUDA backend yet");
-  return 0;
+  if (count <= 0) {
+    snprintf(reason, size, "the CUDA driver reports no devices");
+    return 0;
+  }
+  return count;
 }
+
+int mlxrt_cuda_available(char *reason, size_t size) {
+  return mlxrt_cuda_device_count(reason, size) > 0;
+}
+
+/// The driver and the device handle of `ordinal`, or a "no CUDA device"
+/// failure that says why.
+static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
+                                 CUdevice *device, mlxrt_error *err) {
+  char reason[512];
+  int count = mlxrt_cuda_device_count(reason, sizeof(reason));
+  if (count == 0)
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "no CUDA device: %s", reason);
+  if ((ordinal < 0 || ordinal >= count) && count == 1)
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE,
+                      "no CUDA device: cuda:%d does not exist (there is one "
+                      "CUDA device, cuda:0)",
+                      ordinal);
+  if (ordinal < 0 || ordinal >= count)
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE,
+                      "no CUDA device: cuda:%d does not exist (there are %d "
+                      "CUDA devices, cuda:0 to cuda:%d)",
+                      ordinal, count, count - 1);
+  *drv = mlxrt_cuda_driver_get(NULL, 0);
+  CUresult r = (*drv)->cuDeviceGet(device, ordinal);
+  if (r != CUDA_SUCCESS) {
+    char text[512];
+    mlxrt_cuda_error_text(*drv, r, text, sizeof(text));
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE,
+                      "no CUDA device: cuDeviceGet(%d) failed: %s", ordinal,
+                      text);
+  }
+  return MLXRT_OK;
+}
+
+mlxrt_status mlxrt_cuda_device_name(int ordinal, char *name, size_t size,
+                                    mlxrt_error *err) {
+  if (size)
+    name[0] = '\0';
+  const mlxrt_cuda_driver *drv;
+  CUdevice device;
+  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  if (st != MLXRT_OK)
+    return st;
+  char buf[256];
+  CUresult r = drv->cuDeviceGetName(buf, (int)sizeof(buf), device);
+  if (r != CUDA_SUCCESS) {
+    char text[512];
+    mlxrt_cuda_error_text(drv, r, text, sizeof(text));
+    return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "cuDeviceGetName(%d) failed: %s",
+                      ordinal, text);
+  }
+  buf[sizeof(buf) - 1] = '\0';
+  if (size)
+    mlxrt_strlcpy(name, buf, size);
+  return MLXRT_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+/// Makes the device's context current on the calling thread.
+static mlxrt_status makeCurrent(mlxrt_cuda_device *dev, mlxrt_error *err) {
+  CUresult r = dev->drv->cuCtxSetCurrent(dev->ctx);
+  if (r == CUDA_SUCCESS)
+    return MLXRT_OK;
+  char text[512];
+  mlxrt_cuda_error_text(dev->drv, r, text, sizeof(text));
+  return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "cuCtxSetCurrent failed on %s: %s",
+                    dev->base.description, text);
+}
+
+static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
+                              mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  *out = NULL;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  return mlxrt_cuda_allocate(dev, nbytes, MLXRT_CUDA_BUFFER, dev->unified, out,
+                             err);
+}
+
+static void cudaFree(mlxrt_device *base, void *p) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  if (makeCurrent(dev, NULL) == MLXRT_OK)
+    mlxrt_cuda_release(dev, p, true);
+}
+
+int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
+                        CUdeviceptr ptr, size_t bytes, bool toHost,
+                        const char *what) {
+  mlxrt_cuda_where to = toHost ? MLXRT_CUDA_ON_HOST : MLXRT_CUDA_ON_DEVICE;
+  if (a->where == to)
+    return 0;
+  const mlxrt_cuda_driver *drv = dev->drv;
+  CUresult r;
+  if (drv->prefetchV2) {
+    CUmemLocation loc;
+    loc.type = toHost ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+    loc.id = toHost ? 0 : dev->ordinal; // The host's id is ignored.
+    r = drv->prefetchV2(ptr, bytes, loc, 0, dev->stream);
+  } else {
+    r = drv->prefetchOld(ptr, bytes, toHost ? CU_DEVICE_CPU : dev->device,
+                         dev->stream);
+  }
+  if (!mlxrt_cuda_check(dev, r, "%s of %s (%zu bytes) to the %s",
+                        drv->prefetchV2 ? "cuMemPrefetchAsync_v2"
+                                        : "cuMemPrefetchAsync",
+                        what, bytes, toHost ? "host" : "device"))
+    return -1;
+  a->where = ptr == a->ptr && bytes == a->bytes ? to : MLXRT_CUDA_ANYWHERE;
+  return 1;
+}
+
+/// Makes the inputs (all buffers, when unified) resident on the GPU. The
+/// buffers were checked to be in the table.
+static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
+                   size_t numArgs) {
+  for (size_t i = 0; i < numArgs && !dev->failed; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    char what[64];
+    snprintf(what, sizeof(what), "buffer %zu", i);
+    if (dev->unified)
+      mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what);
+    else if (i < numInputs)
+      mlxrt_cuda_check(dev,
+                       dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
+                       "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
+  }
+}
+
+/// Makes the outputs readable on the host; the stream is idle afterwards.
+static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
+                    size_t numArgs) {
+  for (size_t i = numInputs; i < numArgs && !dev->failed; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    char what[64];
+    snprintf(what, sizeof(what), "buffer %zu", i);
+    if (dev->unified)
+      mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, what);
+    else
+      mlxrt_cuda_check(
+          dev, dev->drv->cuMemcpyDtoH_v2(a->host, a->ptr, a->bytes),
+          "cuMemcpyDtoH_v2 of output %zu (%zu bytes)", i, a->bytes);
+  }
+  if (!dev->failed)
+    mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
+                     "cuStreamSynchronize after copying the outputs back");
+}
+
+static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
+                            void **args, size_t numInputs, size_t numOutputs,
+                            double *elapsedMs, mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  const mlxrt_cuda_driver *drv = dev->drv;
+  if (Active)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "a program is already running on this thread");
+  size_t numArgs = numInputs + numOutputs;
+  if (numArgs < numInputs)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "too many buffers");
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+
+  // The program gets the device's view of each buffer.
+  void **programArgs = calloc(numArgs + 1, sizeof(void *));
+  if (!programArgs)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; i < numArgs; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    if (!a || a->kind != MLXRT_CUDA_BUFFER) {
+      free(programArgs);
+      return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                        "buffer %zu of the run was not allocated on %s "
+                        "(use mlxrt_device_alloc)",
+                        i, dev->base.description);
+    }
+    programArgs[i] = dev->unified ? a->key : (void *)(uintptr_t)a->ptr;
+  }
+  // The host may have written any buffer since the last run.
+  for (size_t i = 0; i < dev->numAllocs; ++i)
+    dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
+
+  resetFailure(dev);
+  moveIn(dev, args, numInputs, numArgs);
+  if (!dev->failed &&
+      mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
+                       "cuEventRecord")) {
+    Active = dev;
+    entry(programArgs);
+    Active = NULL;
+  }
+  float ms = 0;
+  if (!dev->failed &&
+      mlxrt_cuda_check(dev, drv->cuEventRecord(dev->stop, dev->stream),
+                       "cuEventRecord") &&
+      mlxrt_cuda_check(dev, drv->cuEventSynchronize(dev->stop),
+                       "cuEventSynchronize after kernel '%s'",
+                       dev->lastKernel ? dev->lastKernel : "(none)"))
+    mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
+                     "cuEventElapsedTime");
+  if (!dev->failed)
+    moveOut(dev, args, numInputs, numArgs);
+  if (dev->failed) // Nothing may still run on memory about to be freed.
+    drv->cuCtxSynchronize();
+  releaseIntermediates(dev);
+  free(programArgs);
+  if (dev->failed)
+    return takeFailure(dev, err);
+  if (elapsedMs)
+    *elapsedMs = ms;
+  return MLXRT_OK;
+}
+
+static void cudaDestroy(mlxrt_device *base) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  const mlxrt_cuda_driver *drv = dev->drv;
+  if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
+    drv->cuCtxSynchronize();
+    mlxrt_cuda_unload_modules(dev);
+    while (dev->numAllocs)
+      releaseAlloc(dev, &dev->allocs[dev->numAllocs - 1]);
+    if (dev->stop)
+      drv->cuEventDestroy_v2(dev->stop);
+    if (dev->start)
+      drv->cuEventDestroy_v2(dev->start);
+    if (dev->stream)
+      drv->cuStreamDestroy_v2(dev->stream);
+  }
+  if (dev->ctx)
+    drv->cuDevicePrimaryCtxRelease_v2(dev->device);
+  free(dev->allocs);
+  free(dev);
+}
+
+/// The unified path is the default; MLXRT_NO_UNIFIED=1 forces copies.
+static bool unifiedDisabledByEnv(void) {
+  const char *v = getenv("MLXRT_NO_UNIFIED");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static const mlxrt_device_ops CudaOps = {cudaAlloc, cudaFree, cudaRun,
+                                         cudaDestroy};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
                                       mlxrt_error *err) {
-  (void)ordinal;
   *out = NULL;
-  char reason[512];
-  if (!mlxrt_cuda_available(reason, sizeof(reason)))
-    return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "no CUDA device: %s", reason);
-  return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "no CUDA device: %s",
-                    "this runtime has no CUDA backend yet");
+  const mlxrt_cuda_driver *drv;
+  CUdevice device;
+  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  if (st != MLXRT_OK)
+    return st;
+  mlxrt_cuda_device *dev = calloc(1, sizeof(*dev));
+  if (!dev)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  dev->base.ops = &CudaOps;
+  dev->base.kind = MLXRT_DEVICE_CUDA;
+  dev->drv = drv;
+  dev->ordinal = ordinal;
+  dev->device = device;
+  snprintf(dev->base.description, sizeof(dev->base.description), "cuda:%d",
+           ordinal);
+
+  char name[96] = "";
+  int managed = 0, concurrent = 0;
+  bool ok =
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetName(name, (int)sizeof(name), device),
+                       "cuDeviceGetName") &&
+      mlxrt_cuda_check(
+          dev,
+          drv->cuDeviceGetAttribute(&managed,
+                                    CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, device),
+          "cuDeviceGetAttribute(MANAGED_MEMORY)") &&
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetAttribute(
+                           &concurrent,
+                           CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+                           device),
+                       "cuDeviceGetAttribute(CONCURRENT_MANAGED_ACCESS)") &&
+      mlxrt_cuda_check(dev, drv->cuDevicePrimaryCtxRetain(&dev->ctx, device),
+                       "cuDevicePrimaryCtxRetain");
+  name[sizeof(name) - 1] = '\0';
+  if (ok)
+    snprintf(dev->base.description, sizeof(dev->base.description),
+             "cuda:%d (%s)", ordinal, name);
+  ok = ok &&
+       mlxrt_cuda_check(dev, drv->cuCtxSetCurrent(dev->ctx),
+                        "cuCtxSetCurrent") &&
+       // A blocking stream: it waits for the synchronous copies of copy
+       // mode, which run on the legacy default stream.
+       mlxrt_cuda_check(dev,
+                        drv->cuStreamCreate(&dev->stream, CU_STREAM_DEFAULT),
+                        "cuStreamCreate") &&
+       mlxrt_cuda_check(dev, drv->cuEventCreate(&dev->start, CU_EVENT_DEFAULT),
+                        "cuEventCreate") &&
+       mlxrt_cuda_check(dev, drv->cuEventCreate(&dev->stop, CU_EVENT_DEFAULT),
+                        "cuEventCreate");
+  if (!ok) {
+    st = takeFailure(dev, err);
+    mlxrt_error_prefix(err, "no CUDA device: ");
+    cudaDestroy(&dev->base);
+    return st;
+  }
+  dev->managedMemory = managed != 0;
+  dev->concurrentManaged = managed && concurrent;
+  dev->unified = dev->concurrentManaged && !unifiedDisabledByEnv();
+  *out = &dev->base;
+  return MLXRT_OK;
 }

@@ -130,7 +130,7 @@ mlxrt_status mlxrt_safetensors_load(FILE *file, uint64_t file_size,
 void mlxrt_append_name(char *buf, size_t size, size_t *count, const char *name);
 
 //===----------------------------------------------------------------------===//
-// Devices (device.c, device_cpu.c, device_cuda.c)
+// Devices (device.c, device_cpu.c; CUDA: cuda_internal.h)
 //===----------------------------------------------------------------------===//
 
 /// The operations each backend implements.
@@ -139,7 +139,8 @@ typedef struct mlxrt_device_ops {
                         mlxrt_error *err);
   void (*free)(mlxrt_device *dev, void *p);
   mlxrt_status (*run)(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
-                      double *elapsed_ms, mlxrt_error *err);
+                      size_t num_inputs, size_t num_outputs, double *elapsed_ms,
+                      mlxrt_error *err);
   void (*destroy)(mlxrt_device *dev);
 } mlxrt_device_ops;
 

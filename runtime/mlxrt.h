@@ -3,15 +3,21 @@
 // mlxrt is the thin runtime that every executable mlxc builds links against.
 // It knows the tensor dtypes of MLX, parses the signature that the compiler
 // embeds in the program, reads inputs from .npy / .npz / .safetensors, writes
-// .npy, and runs the program on a device (the CPU today; CUDA through the
-// driver API, loaded with dlopen, later).
+// .npy, and runs the program on a device: the CPU, or an NVIDIA GPU through
+// the CUDA driver API, loaded with dlopen so that every executable also runs
+// on machines without a GPU or a driver.
 //
 // Conventions:
 //  - Every fallible function returns an mlxrt_status and, when it is not
 //    MLXRT_OK, fills the caller's mlxrt_error (which may be NULL) with one
 //    line of text. The library never prints; only mlxrt_main does.
-//  - The library has no global mutable state: a second device or a second
-//    program in one process does not interfere with the first.
+//  - The library has no global mutable state that a second device or a
+//    second program in one process would notice. The exceptions serve the
+//    compiled code's fixed ABI (the end of this file), which passes no
+//    handle: the loaded CUDA driver (process-wide, set once), the list of
+//    the executable's kernel modules, and, during mlxrt_device_run, a
+//    thread-local pointer to the running device. A device is used by one
+//    thread at a time.
 //  - Host byte order is little-endian (checked at compile time), as in every
 //    file format read here.
 //
@@ -198,10 +204,29 @@ typedef enum mlxrt_device_kind {
 typedef struct mlxrt_device mlxrt_device;
 
 /// Returns 1 if a CUDA device can be used; else 0 and a reason in `reason`
-/// (e.g. why libcuda.so.1 did not load).
+/// (e.g. why libcuda.so.1 did not load). The driver is libcuda.so.1, or the
+/// library that the environment variable MLXRT_LIBCUDA names.
 int mlxrt_cuda_available(char *reason, size_t size);
 
-/// Opens a device by name: "cpu", "cuda" (device 0) or "cuda:N".
+/// The number of CUDA devices; 0 with a reason as in mlxrt_cuda_available.
+int mlxrt_cuda_device_count(char *reason, size_t size);
+
+/// The name the driver gives CUDA device `ordinal` ("NVIDIA H200").
+mlxrt_status mlxrt_cuda_device_name(int ordinal, char *name, size_t size,
+                                    mlxrt_error *err);
+
+/// Parses a device name, "cpu", "cuda" (device 0) or "cuda:N", without
+/// opening anything; an unknown name is MLXRT_ERROR_INVALID_ARGUMENT.
+mlxrt_status mlxrt_device_parse_name(const char *name, mlxrt_device_kind *kind,
+                                     int *ordinal, mlxrt_error *err);
+
+/// Opens a device by name (see mlxrt_device_parse_name; NULL is the CPU).
+///
+/// A CUDA device keeps the GPU's primary context, one stream and the memory
+/// it hands out. Its buffers are unified (CUDA managed) memory when the GPU
+/// has concurrent managed access; otherwise, or when the environment
+/// variable MLXRT_NO_UNIFIED=1 is set, a buffer is host memory with a device
+/// copy that mlxrt_device_run keeps in step.
 mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
                                mlxrt_error *err);
 void mlxrt_device_close(mlxrt_device *dev);
@@ -209,15 +234,24 @@ mlxrt_device_kind mlxrt_device_get_kind(const mlxrt_device *dev);
 /// A human-readable description ("cpu", "cuda:0 (NVIDIA H200)").
 const char *mlxrt_device_description(const mlxrt_device *dev);
 
-/// Memory that the host and the device can both reach, 64-byte aligned.
+/// A buffer for an input or output of a program, 64-byte aligned, that the
+/// host reads and writes directly (before and after mlxrt_device_run).
 mlxrt_status mlxrt_device_alloc(mlxrt_device *dev, size_t nbytes, void **out,
                                 mlxrt_error *err);
 void mlxrt_device_free(mlxrt_device *dev, void *p);
 
-/// Runs `entry` once and waits for it; *elapsed_ms (if not NULL) receives the
-/// time it took as the device measures it.
+/// Runs `entry` once on `args` (num_inputs inputs, then num_outputs outputs,
+/// each from mlxrt_device_alloc on `dev`) and waits for it; afterwards the
+/// host sees the outputs. *elapsed_ms (if not NULL) receives the time the
+/// program took as the device measures it (CUDA events on a GPU; the
+/// transfers of the buffers before and after are not counted).
+///
+/// On a CUDA device `entry` must be the program's CUDA variant; a failure of
+/// the driver inside it (a kernel that does not load or launch, memory that
+/// runs out) is returned here with the call, the kernel and the CUDA error.
 mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
-                              void **args, double *elapsed_ms,
+                              void **args, size_t num_inputs,
+                              size_t num_outputs, double *elapsed_ms,
                               mlxrt_error *err);
 
 //===----------------------------------------------------------------------===//
@@ -227,7 +261,10 @@ mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
 /// A program as the command line sees it.
 typedef struct mlxrt_program {
   const char *signature;
-  mlxrt_entry_fn entry;
+  mlxrt_entry_fn entry; ///< The CPU variant.
+  /// The CUDA variant, or NULL when the program was compiled for the CPU
+  /// only.
+  mlxrt_entry_fn entry_cuda;
 } mlxrt_program;
 
 /// The executable's whole command line (see --help) for `program`; prints to
@@ -236,8 +273,52 @@ int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
                   FILE *out, FILE *errs);
 
 /// mlxrt_cli_run for the program that mlxc linked into this executable
-/// (mlxc_program_entry, mlxc_program_signature), on stdout and stderr.
+/// (mlxc_program_signature, mlxc_program_entry and, when the executable has
+/// one, mlxc_program_entry_cuda), on stdout and stderr.
 int mlxrt_main(int argc, char **argv);
+
+//===----------------------------------------------------------------------===//
+// ABI of compiled CUDA code
+//===----------------------------------------------------------------------===//
+//
+// The CUDA variant of a program (from MLIR 22's gpu-to-llvm lowering) calls
+// these; they act on the device that runs it (mlxrt_device_run). Outside a
+// run they do nothing: the module calls only record or forget the PTX (they
+// run from global constructors and destructors), the others return NULL.
+// A failing driver call is recorded in the device, later calls of the run
+// become no-ops, and mlxrt_device_run reports the failure.
+
+/// Registers a module's NUL-terminated PTX; the driver compiles it on the
+/// first mgpuModuleGetFunction on each device. Touches no driver.
+void *mgpuModuleLoadJIT(void *ptx, int opt_level);
+/// Forgets a module, unloading it where it was loaded.
+void mgpuModuleUnload(void *module);
+/// A kernel of the module, loaded into the running device (cached).
+void *mgpuModuleGetFunction(void *module, const char *name);
+/// The running device's stream (one per device; destroy does nothing).
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamDestroy(void *stream);
+void mgpuLaunchKernel(void *function, intptr_t grid_x, intptr_t grid_y,
+                      intptr_t grid_z, intptr_t block_x, intptr_t block_y,
+                      intptr_t block_z, int32_t shared_mem_bytes, void *stream,
+                      void **params, void **extra, size_t params_count);
+/// An intermediate buffer that host code may touch (memref.alloc): managed
+/// memory wherever the GPU has it (in copy mode too); NULL outside a run.
+/// Intermediates left over are freed when the run ends. Never more than the
+/// GPU has free: a larger request fails the run as out of memory.
+void *_mlir_memref_to_llvm_alloc(size_t bytes);
+void _mlir_memref_to_llvm_free(void *ptr);
+/// gpu.alloc: plain device memory, or managed memory when host_shared.
+void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t host_shared);
+void mgpuMemFree(void *ptr, void *stream);
+/// Moves [ptr, ptr + bytes) of a unified buffer (an input, an output or a
+/// managed intermediate) to the device (to_device != 0) or to the host, on
+/// the stream; back to the host, it also waits, as host code touches the
+/// buffer next. Nothing moves in copy mode or where the GPU has no
+/// concurrent managed access. A range in no buffer of the device fails the
+/// run.
+void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device);
 
 #ifdef __cplusplus
 } // extern "C"

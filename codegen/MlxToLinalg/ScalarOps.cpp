@@ -317,6 +317,35 @@ static Value emitFloorDivide(OpBuilder &b, Location loc, Value x, Value y,
   return arith::FloorDivSIOp::create(b, loc, x, d);
 }
 
+/// MLX's integer power: square-and-multiply over every exponent bit
+/// (branch-free, so it runs the same in a GPU kernel), 0 for a negative
+/// exponent.
+static Value emitIntegerPower(OpBuilder &b, Location loc, Value x, Value e,
+                              bool isSignedInt) {
+  Type t = x.getType();
+  unsigned bits = t.getIntOrFloatBitWidth();
+  Value result = intConstant(b, loc, t, 1);
+  Value base = x;
+  Value one = intConstant(b, loc, t, 1);
+  for (unsigned i = 0; i < bits; ++i) {
+    Value bit = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, e, intConstant(b, loc, t, i)),
+        one);
+    Value take = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit,
+                                       intConstant(b, loc, t, 0));
+    result = arith::SelectOp::create(
+        b, loc, take, arith::MulIOp::create(b, loc, result, base), result);
+    if (i + 1 < bits)
+      base = arith::MulIOp::create(b, loc, base, base);
+  }
+  if (!isSignedInt)
+    return result;
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, e,
+                                         intConstant(b, loc, t, 0));
+  return arith::SelectOp::create(b, loc, negative, intConstant(b, loc, t, 0),
+                                 result);
+}
+
 /// MLX's maximum/minimum: NaN propagates, otherwise `x cmp y ? x : y`.
 static Value emitExtreme(OpBuilder &b, Location loc, Value x, Value y,
                          Type dtype, bool wantMax) {
@@ -434,7 +463,7 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
             if (isFloat) return math::PowFOp::create(b, loc, x, y);
             if (isBool) return arith::OrIOp::create(b, loc, x,
                 arith::XOrIOp::create(b, loc, y, intConstant(b, loc, i1, 1)));
-            return math::IPowIOp::create(b, loc, x, y);
+            return emitIntegerPower(b, loc, x, y, isSigned(cd));
           })
           .Case([&](MaximumOp) { return emitExtreme(b, loc, x, y, cd, true); })
           .Case([&](MinimumOp) { return emitExtreme(b, loc, x, y, cd, false); })

@@ -135,6 +135,8 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--exe", help="run this executable instead of compiling")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ptxas", help="also compile the CUDA kernels and check "
+                    "that this ptxas accepts their PTX for sm_75 and sm_90")
     args = ap.parse_args()
 
     text = open(args.graph).read()
@@ -147,6 +149,16 @@ def main():
     exe = args.exe or os.path.join(args.workdir, "model")
     if not args.exe:
         subprocess.run([args.mlxc, args.graph, "-o", exe], check=True)
+    if args.ptxas:
+        ptx = os.path.join(args.workdir, "kernels.ptx")
+        subprocess.run([args.mlxc, args.graph, "--emit=ptx", "-o", ptx],
+                       check=True, capture_output=True)
+        for arch in ("sm_75", "sm_90"):
+            run = subprocess.run([args.ptxas, f"-arch={arch}", ptx, "-o",
+                                  os.path.join(args.workdir, f"{arch}.cubin")],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"ptxas -arch={arch} rejected the PTX:\n{run.stderr}")
     help_text = subprocess.run([exe, "--help"], check=True, capture_output=True,
                                text=True).stdout
     sig = parse_signature(help_text)

@@ -45,7 +45,14 @@ const char *__asan_default_options() { return "allocator_may_return_null=1"; }
 
 namespace {
 
-const mlxrt_program Add = {AddSignature, addEntry};
+const mlxrt_program Add = {AddSignature, addEntry, nullptr};
+/// The same with a "CUDA variant"; it must not run unless a GPU is there.
+const mlxrt_program AddCuda = {AddSignature, addEntry, addEntry};
+
+const char NoCudaCode[] = "this program was compiled without CUDA code; "
+                          "recompile with mlxc --target=cuda";
+
+bool cudaPresent() { return mlxrt_cuda_available(nullptr, 0) != 0; }
 
 /// Doubles a bfloat16 input into several outputs of other dtypes.
 void manyEntry(void **args) {
@@ -73,7 +80,7 @@ const mlxrt_program Many = {"entry many\n"
                             "output flag bool 3\n"
                             "output n int64 10\n"
                             "output c float64 scalar\n",
-                            manyEntry};
+                            manyEntry, nullptr};
 
 void noEntry(void **) { ADD_FAILURE() << "must not run"; }
 
@@ -148,25 +155,51 @@ TEST_F(Cli, PrintsOutputsWithoutOutputFiles) {
 }
 
 TEST_F(Cli, DefaultDeviceFallsBackToTheCpuWithANote) {
+  // A program without CUDA code runs on the CPU, anywhere.
   CliResult r = runCli(Add, {"--input", A, "--input", B});
   EXPECT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.err.rfind("note: no CUDA device (", 0), 0u) << r.err;
-  EXPECT_TRUE(contains(r.err, "); running on the CPU\n")) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_EQ(r.err, std::string("note: no CUDA device (") + NoCudaCode +
+                       "); running on the CPU\n");
+  EXPECT_EQ(r.out, "out0: float32 [4] = [1, 3, 5, 7]\n");
+  EXPECT_EQ(AddCalls, 1);
+  // With CUDA code, only where no GPU is present.
+  if (cudaPresent())
+    return;
+  char reason[512];
+  mlxrt_cuda_available(reason, sizeof(reason));
+  r = runCli(AddCuda, {"--input", A, "--input", B});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, std::string("note: no CUDA device (") + reason +
+                       "); running on the CPU\n");
   EXPECT_EQ(r.out, "out0: float32 [4] = [1, 3, 5, 7]\n");
 }
 
 TEST_F(Cli, ExplicitCudaFails) {
+  // Without CUDA code: before the driver is even looked for.
   for (const char *dev : {"--device=cuda", "--device=cuda:1"}) {
     CliResult r = runCli(Add, {"--input", A, "--input", B, dev});
     EXPECT_EQ(r.rc, 1);
-    EXPECT_EQ(r.err.rfind("error: no CUDA device: ", 0), 0u) << r.err;
-    EXPECT_EQ(AddCalls, 0);
+    EXPECT_EQ(r.err,
+              std::string("error: no CUDA device: ") + NoCudaCode + "\n");
   }
   CliResult r = runCli(Add, {"--input", A, "--input", B, "--device=tpu"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(r.err,
             "error: unknown device 'tpu' (expected cpu, cuda or cuda:N)\n");
+  r = runCli(Add, {"--input", A, "--input", B, "--device=cuda:x"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(AddCalls, 0);
+  // With CUDA code but no GPU: the reason.
+  char reason[512];
+  if (mlxrt_cuda_available(reason, sizeof(reason)))
+    return;
+  for (const char *dev : {"--device=cuda", "--device=cuda:1"}) {
+    r = runCli(AddCuda, {"--input", A, "--input", B, dev});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_EQ(r.err, std::string("error: no CUDA device: ") + reason + "\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(AddCalls, 0);
 }
 
 TEST_F(Cli, InputsByName) {
@@ -310,6 +343,21 @@ TEST_F(Cli, Help) {
         "bfloat16\noutputs are written as "
         "float32 .npy"})
     EXPECT_TRUE(contains(r.out, text)) << text;
+  EXPECT_TRUE(contains(r.out, std::string("devices:\n  cpu\n  (no cuda: ") +
+                                  NoCudaCode + ")\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "MLXRT_NO_UNIFIED=1")) << r.out;
+  // With CUDA code: the GPUs present, or why there are none.
+  r = runCli(AddCuda, {"--help"});
+  EXPECT_EQ(r.rc, 0);
+  char reason[512];
+  if (mlxrt_cuda_available(reason, sizeof(reason)))
+    EXPECT_TRUE(contains(r.out, "devices:\n  cpu\n  cuda:0   ")) << r.out;
+  else
+    EXPECT_TRUE(contains(r.out, std::string("devices:\n  cpu\n  cuda    (not "
+                                            "available here: ") +
+                                    reason + ")\n"))
+        << r.out;
   EXPECT_EQ(runCli(Add, {"-h"}).rc, 0);
   // Scalars and other dtypes in the listing.
   r = runCli(Many, {"--help"});
@@ -413,7 +461,7 @@ TEST_F(Cli, Repeat) {
 
 TEST_F(Cli, OutOfMemory) {
   mlxrt_program big = {"entry big\noutput huge float32 1125899906842624\n",
-                       noEntry};
+                       noEntry, nullptr};
   CliResult r = runCli(big, {"--device=cpu"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.err, "error: output 'huge': out of memory: cannot allocate "
@@ -421,7 +469,7 @@ TEST_F(Cli, OutOfMemory) {
 }
 
 TEST_F(Cli, MalformedSignature) {
-  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry};
+  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry, nullptr};
   CliResult r = runCli(bad, {"--help"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.err, "error: internal error: malformed program signature: line "

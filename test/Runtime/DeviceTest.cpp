@@ -28,10 +28,14 @@ TEST(Device, CpuRunsTheEntry) {
   std::memcpy(in, values, sizeof(values));
   void *args[2] = {in, out};
   double ms = -1;
-  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, &ms, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, 1, 1, &ms, &err), MLXRT_OK);
   EXPECT_GE(ms, 0.0);
   EXPECT_EQ(static_cast<float *>(out)[1], -4.0f);
-  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, nullptr, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_device_run(dev, scaleByTwo, args, 1, 1, nullptr, &err),
+            MLXRT_OK);
+  EXPECT_EQ(mlxrt_device_run(dev, nullptr, args, 1, 1, nullptr, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err.message, "no program to run on cpu");
   mlxrt_device_free(dev, in);
   mlxrt_device_free(dev, out);
   mlxrt_device_free(dev, nullptr);
@@ -73,12 +77,39 @@ TEST(Device, BadNames) {
   }
 }
 
-TEST(Device, CudaIsNotAvailableYet) {
-  // Until the CUDA backend exists, CUDA is unavailable with a reason, on any
-  // machine: either libcuda.so.1 does not load, or there is no backend.
+TEST(Device, ParseName) {
+  mlxrt_device_kind kind;
+  int ordinal = -1;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_parse_name("cpu", &kind, &ordinal, &err), MLXRT_OK);
+  EXPECT_EQ(kind, MLXRT_DEVICE_CPU);
+  ASSERT_EQ(mlxrt_device_parse_name("cuda", &kind, &ordinal, &err), MLXRT_OK);
+  EXPECT_EQ(kind, MLXRT_DEVICE_CUDA);
+  EXPECT_EQ(ordinal, 0);
+  ASSERT_EQ(mlxrt_device_parse_name("cuda:12", &kind, &ordinal, &err),
+            MLXRT_OK);
+  EXPECT_EQ(kind, MLXRT_DEVICE_CUDA);
+  EXPECT_EQ(ordinal, 12);
+  EXPECT_EQ(mlxrt_device_parse_name("cuda:", &kind, &ordinal, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err.message,
+               "unknown device 'cuda:' (expected cpu, cuda or cuda:N)");
+}
+
+TEST(Device, CudaUnavailableSaysWhy) {
+  // The CUDA device itself is tested in CudaTest.cpp; here, a machine
+  // without one (as CI is).
   char reason[256] = "";
-  EXPECT_EQ(mlxrt_cuda_available(reason, sizeof(reason)), 0);
+  if (mlxrt_cuda_available(reason, sizeof(reason)))
+    GTEST_SKIP() << "a CUDA device is present";
   EXPECT_NE(reason[0], '\0');
+  EXPECT_EQ(mlxrt_cuda_device_count(nullptr, 0), 0);
+  // Without a driver, dlopen's own words; with one but no GPU, the driver's.
+  if (!getenv("MLXRT_LIBCUDA") && contains(reason, "libcuda.so.1")) {
+    EXPECT_TRUE(contains(reason, "libcuda.so.1: cannot open shared object "
+                                 "file"))
+        << reason;
+  }
   char tiny[8] = "xxxxxxx";
   mlxrt_cuda_available(tiny, sizeof(tiny));
   EXPECT_EQ(std::strlen(tiny), 7u);
@@ -86,9 +117,16 @@ TEST(Device, CudaIsNotAvailableYet) {
     mlxrt_device *dev = nullptr;
     mlxrt_error err;
     EXPECT_EQ(mlxrt_device_open(name, &dev, &err), MLXRT_ERROR_DEVICE);
+    EXPECT_EQ(dev, nullptr);
     EXPECT_EQ(std::string(err.message),
               std::string("no CUDA device: ") + reason);
   }
+  char name[64] = "x";
+  mlxrt_error err;
+  EXPECT_EQ(mlxrt_cuda_device_name(0, name, sizeof(name), &err),
+            MLXRT_ERROR_DEVICE);
+  EXPECT_STREQ(name, "");
+  EXPECT_EQ(std::string(err.message), std::string("no CUDA device: ") + reason);
 }
 
 } // namespace

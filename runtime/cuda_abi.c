@@ -1,0 +1,373 @@
+//===- cuda_abi.c - The functions compiled CUDA code calls -------*- C -*-===//
+//
+// MLIR's gpu-to-llvm lowering makes the CUDA variant of a program call the
+// mgpu* functions below, and its allocations call _mlir_memref_to_llvm_alloc.
+// The signatures are MLIR 22's; the semantics are the runtime's own, not
+// those of MLIR's stock wrappers (which abort without a GPU and create a
+// stream per launch):
+//
+//  - mgpuModuleLoadJIT runs from global constructors, before main and on
+//    machines without a GPU: it only records the PTX. The module is loaded
+//    (cuModuleLoadDataEx, the driver compiles the PTX) on its first
+//    mgpuModuleGetFunction, into the context of the device running the
+//    program, and kept with its functions until that device closes.
+//  - The "streams" are the running device's one stream.
+//  - A failing driver call records its message in the device (naming the
+//    call, the kernel and the CUDA error) and turns the calls after it into
+//    no-ops; mlxrt_device_run returns the message once the program returns.
+//
+// The compiled code has no handle to pass, so the running device is found
+// through a thread-local pointer (mlxrt_cuda_active), and the modules live
+// in one process-wide list (they belong to the executable, not to a device).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda_internal.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// One kernel of a loaded module; the handle mgpuModuleGetFunction returns.
+typedef struct KernelFunction {
+  struct KernelFunction *next;
+  CUfunction fn;
+  char name[]; ///< Named in error messages.
+} KernelFunction;
+
+/// A module as loaded into one device's context.
+typedef struct ModuleInstance {
+  struct ModuleInstance *next;
+  mlxrt_cuda_device *dev;
+  CUmodule module;
+  KernelFunction *functions;
+} ModuleInstance;
+
+/// The handle mgpuModuleLoadJIT returns: the PTX, loaded lazily.
+typedef struct LazyModule {
+  struct LazyModule *next;
+  const char *ptx;
+  int optLevel;
+  ModuleInstance *instances;
+} LazyModule;
+
+static pthread_mutex_t ModulesLock = PTHREAD_MUTEX_INITIALIZER;
+static LazyModule *Modules;
+
+/// Unloads one instance (its device's context must be current) and frees it.
+static void destroyInstance(ModuleInstance *inst) {
+  inst->dev->drv->cuModuleUnload(inst->module);
+  for (KernelFunction *f = inst->functions; f;) {
+    KernelFunction *next = f->next;
+    free(f);
+    f = next;
+  }
+  free(inst);
+}
+
+void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
+  LazyModule *m = calloc(1, sizeof(*m));
+  if (!m)
+    return NULL; // mgpuModuleGetFunction reports it.
+  m->ptx = ptx;
+  m->optLevel = optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel;
+  pthread_mutex_lock(&ModulesLock);
+  m->next = Modules;
+  Modules = m;
+  pthread_mutex_unlock(&ModulesLock);
+  return m;
+}
+
+void mgpuModuleUnload(void *module) {
+  LazyModule *m = module;
+  if (!m)
+    return;
+  pthread_mutex_lock(&ModulesLock);
+  for (LazyModule **p = &Modules; *p; p = &(*p)->next) {
+    if (*p == m) {
+      *p = m->next;
+      break;
+    }
+  }
+  // Instances exist only while their device is open (closing it unloads
+  // them), so their contexts are alive.
+  while (m->instances) {
+    ModuleInstance *inst = m->instances;
+    m->instances = inst->next;
+    inst->dev->drv->cuCtxSetCurrent(inst->dev->ctx);
+    destroyInstance(inst);
+  }
+  pthread_mutex_unlock(&ModulesLock);
+  free(m);
+}
+
+void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev) {
+  pthread_mutex_lock(&ModulesLock);
+  for (LazyModule *m = Modules; m; m = m->next) {
+    for (ModuleInstance **p = &m->instances; *p;) {
+      ModuleInstance *inst = *p;
+      if (inst->dev == dev) {
+        *p = inst->next;
+        destroyInstance(inst);
+      } else {
+        p = &inst->next;
+      }
+    }
+  }
+  pthread_mutex_unlock(&ModulesLock);
+}
+
+/// The driver's JIT log as one line: each line break becomes "; ".
+static void flattenLog(const char *log, char *out, size_t size) {
+  size_t n = 0;
+  bool pendingBreak = false;
+  for (const char *p = log; *p && n + 3 < size; ++p) {
+    if (*p == '\n' || *p == '\r') {
+      pendingBreak = n > 0;
+      continue;
+    }
+    if (pendingBreak) {
+      out[n++] = ';';
+      out[n++] = ' ';
+      pendingBreak = false;
+    }
+    out[n++] = *p;
+  }
+  out[n] = '\0';
+}
+
+/// Loads `m` into dev's context (the caller holds ModulesLock).
+static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
+                                    const char *kernel) {
+  char log[4096] = "";
+  CUjit_option options[3] = {CU_JIT_ERROR_LOG_BUFFER,
+                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                             CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[3] = {log, (void *)(uintptr_t)sizeof(log),
+                     (void *)(uintptr_t)m->optLevel};
+  CUmodule module = NULL;
+  CUresult r =
+      dev->drv->cuModuleLoadDataEx(&module, m->ptx, 3, options, values);
+  if (r != CUDA_SUCCESS) {
+    log[sizeof(log) - 1] = '\0';
+    char line[sizeof(log) + 1024];
+    flattenLog(log, line, sizeof(line));
+    char text[512];
+    mlxrt_cuda_error_text(dev->drv, r, text, sizeof(text));
+    mlxrt_cuda_record(dev,
+                      r == CUDA_ERROR_OUT_OF_MEMORY ? MLXRT_ERROR_OUT_OF_MEMORY
+                                                    : MLXRT_ERROR_DEVICE,
+                      "cuModuleLoadDataEx of the module of kernel '%s' (PTX, "
+                      "JIT at -O%d) failed on %s: %s%s%s",
+                      kernel, m->optLevel, dev->base.description, text,
+                      line[0] ? ": " : "", line);
+    return NULL;
+  }
+  ModuleInstance *inst = calloc(1, sizeof(*inst));
+  if (!inst) {
+    dev->drv->cuModuleUnload(module);
+    mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  inst->dev = dev;
+  inst->module = module;
+  inst->next = m->instances;
+  m->instances = inst;
+  return inst;
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed)
+    return NULL;
+  LazyModule *m = module;
+  if (!m) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY,
+                      "the module of kernel '%s' was not registered (out of "
+                      "memory at program start)",
+                      name);
+    return NULL;
+  }
+  pthread_mutex_lock(&ModulesLock);
+  ModuleInstance *inst = m->instances;
+  while (inst && inst->dev != dev)
+    inst = inst->next;
+  if (!inst)
+    inst = loadInstance(m, dev, name);
+  KernelFunction *f = NULL;
+  if (inst) {
+    f = inst->functions;
+    while (f && strcmp(f->name, name) != 0)
+      f = f->next;
+  }
+  if (inst && !f) {
+    CUfunction fn = NULL;
+    if (mlxrt_cuda_check(dev,
+                         dev->drv->cuModuleGetFunction(&fn, inst->module, name),
+                         "cuModuleGetFunction of kernel '%s'", name)) {
+      size_t len = strlen(name);
+      f = malloc(sizeof(*f) + len + 1);
+      if (f) {
+        f->fn = fn;
+        memcpy(f->name, name, len + 1);
+        f->next = inst->functions;
+        inst->functions = f;
+      } else {
+        mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+      }
+    }
+  }
+  pthread_mutex_unlock(&ModulesLock);
+  return f;
+}
+
+void *mgpuStreamCreate(void) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  return dev ? (void *)dev->stream : NULL;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  (void)stream; // The device's stream lives as long as the device.
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  (void)stream; // Every launch goes to the device's one stream.
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed)
+    return;
+  mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
+                   "cuStreamSynchronize after kernel '%s'",
+                   dev->lastKernel ? dev->lastKernel : "(none)");
+}
+
+static bool fitsUInt(intptr_t v) { return v >= 1 && (uintmax_t)v <= UINT_MAX; }
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)stream;
+  (void)paramsCount;
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed)
+    return;
+  KernelFunction *f = function;
+  if (!f) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "mgpuLaunchKernel: no kernel function");
+    return;
+  }
+  if (!fitsUInt(gridX) || !fitsUInt(gridY) || !fitsUInt(gridZ) ||
+      !fitsUInt(blockX) || !fitsUInt(blockY) || !fitsUInt(blockZ) ||
+      sharedMemBytes < 0) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "kernel '%s': launch configuration out of range (grid "
+                      "%jd x %jd x %jd, block %jd x %jd x %jd, %d bytes of "
+                      "shared memory)",
+                      f->name, (intmax_t)gridX, (intmax_t)gridY,
+                      (intmax_t)gridZ, (intmax_t)blockX, (intmax_t)blockY,
+                      (intmax_t)blockZ, (int)sharedMemBytes);
+    return;
+  }
+  dev->lastKernel = f->name;
+  mlxrt_cuda_check(
+      dev,
+      dev->drv->cuLaunchKernel(
+          f->fn, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+          (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
+          (unsigned)sharedMemBytes, dev->stream, params, extra),
+      "cuLaunchKernel of kernel '%s' (grid %jd x %jd x %jd, block %jd x %jd x "
+      "%jd, %d bytes of shared memory)",
+      f->name, (intmax_t)gridX, (intmax_t)gridY, (intmax_t)gridZ,
+      (intmax_t)blockX, (intmax_t)blockY, (intmax_t)blockZ,
+      (int)sharedMemBytes);
+}
+
+/// An intermediate buffer of the run, or host memory (a sink) once the run
+/// has failed, so that host code touching it does not crash (the kernels
+/// that would use it no longer run).
+static void *allocIntermediate(size_t bytes, bool managed, const char *what) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev)
+    return NULL; // Not inside mlxrt_device_run on a CUDA device.
+  if (dev->failed)
+    return mlxrt_cuda_sink(dev, bytes);
+  void *p = NULL;
+  mlxrt_error err;
+  mlxrt_status st = mlxrt_cuda_allocate(dev, bytes, MLXRT_CUDA_INTERMEDIATE,
+                                        managed, &p, &err);
+  if (st == MLXRT_OK)
+    return p;
+  mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);
+  return mlxrt_cuda_sink(dev, bytes);
+}
+
+static void freeIntermediate(void *ptr, const char *fn) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!ptr || !dev)
+    return;
+  if (!mlxrt_cuda_release(dev, ptr, false))
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "%s(%p): not an intermediate buffer of %s", fn, ptr,
+                      dev->base.description);
+}
+
+void *_mlir_memref_to_llvm_alloc(size_t bytes) {
+  // Host code may touch these (memref.alloc of the GPU pipeline is what the
+  // host sees), so managed memory wherever the device has it, in copy mode
+  // too: without concurrent access the host touches it only between
+  // launches, which all synchronize.
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  return allocIntermediate(bytes, dev && dev->managedMemory,
+                           "intermediate buffer");
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  freeIntermediate(ptr, "_mlir_memref_to_llvm_free");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t host_shared) {
+  (void)stream;
+  if ((uint64_t)(size_t)bytes != bytes) // Only where size_t is narrower.
+    bytes = (uint64_t)SIZE_MAX;
+  return allocIntermediate((size_t)bytes, host_shared != 0,
+                           host_shared ? "intermediate buffer (gpu.alloc "
+                                         "host_shared)"
+                                       : "device buffer (gpu.alloc)");
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+  (void)stream;
+  freeIntermediate(ptr, "mgpuMemFree");
+}
+
+void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed || bytes <= 0)
+    return;
+  mlxrt_cuda_alloc *a =
+      mlxrt_cuda_find_range(dev, (uintptr_t)ptr, (size_t)bytes);
+  if (!a) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "mlxrt_prefetch(0x%jx, %jd bytes): not memory of %s",
+                      (uintmax_t)(uint64_t)ptr, (intmax_t)bytes,
+                      dev->base.description);
+    return;
+  }
+  // Only managed memory moves; a buffer in copy mode is copied by the run,
+  // and device memory stays where it is.
+  if (!a->managed || !dev->concurrentManaged)
+    return;
+  char what[64];
+  if (a->kind == MLXRT_CUDA_BUFFER)
+    snprintf(what, sizeof(what), "a buffer");
+  else
+    snprintf(what, sizeof(what), "a unified intermediate");
+  int moved = mlxrt_cuda_prefetch(dev, a, (CUdeviceptr)ptr, (size_t)bytes,
+                                  !to_device, what);
+  // Host code touches the buffer next: let the pages arrive first.
+  if (moved > 0 && !to_device)
+    mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
+                     "cuStreamSynchronize after a prefetch to the host");
+}

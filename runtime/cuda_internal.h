@@ -1,0 +1,254 @@
+//===- cuda_internal.h - The CUDA backend's shared internals -----*- C -*-===//
+//
+// The subset of the CUDA driver API that the runtime uses, declared here so
+// that the runtime builds without CUDA headers, and the CUDA device struct
+// that the device (device_cuda.c) and the ABI of compiled code (cuda_abi.c)
+// share. The driver is loaded with dlopen (cuda_driver.c); nothing links
+// against libcuda.
+//
+// Entry points are resolved by their versioned symbol names (cuMemFree_v2,
+// ...): cuda.h maps the plain names to these, and dlsym sees only the real
+// symbols. Every name below works with CUDA 12 and CUDA 13 drivers; the two
+// that differ between them (cuMemPrefetchAsync_v2, cuEventElapsedTime_v2)
+// are resolved with a fallback.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXRT_CUDA_INTERNAL_H
+#define MLXRT_CUDA_INTERNAL_H
+
+#include "internal.h"
+
+//===----------------------------------------------------------------------===//
+// Driver API declarations (values as in cuda.h of CUDA 12 and 13)
+//===----------------------------------------------------------------------===//
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef int CUjit_option;
+typedef int CUdevice_attribute;
+
+/// CUmemLocation, passed by value to cuMemPrefetchAsync_v2.
+typedef struct {
+  int type; ///< CUmemLocationType.
+  int id;
+} CUmemLocation;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_DEINITIALIZED = 4,
+  CUDA_ERROR_STUB_LIBRARY = 34,
+  CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_UNKNOWN = 999,
+};
+
+enum {
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+};
+
+enum {
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_OPTIMIZATION_LEVEL = 7,
+};
+
+enum {
+  CU_MEM_ATTACH_GLOBAL = 0x1,
+  CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+  CU_MEM_LOCATION_TYPE_HOST = 0x2,
+  CU_DEVICE_CPU = -1, ///< The host, for the old cuMemPrefetchAsync.
+  CU_STREAM_DEFAULT = 0x0,
+  CU_EVENT_DEFAULT = 0x0,
+};
+
+/// Every driver function the runtime needs, by exact symbol name:
+/// X(symbol, parameter list).
+#define MLXRT_CUDA_FUNCTIONS(X)                                                \
+  X(cuInit, (unsigned int flags))                                              \
+  X(cuDriverGetVersion, (int *version))                                        \
+  X(cuGetErrorName, (CUresult error, const char **str))                        \
+  X(cuGetErrorString, (CUresult error, const char **str))                      \
+  X(cuDeviceGetCount, (int *count))                                            \
+  X(cuDeviceGet, (CUdevice * device, int ordinal))                             \
+  X(cuDeviceGetName, (char *name, int len, CUdevice dev))                      \
+  X(cuDeviceGetAttribute,                                                      \
+    (int *value, CUdevice_attribute attrib, CUdevice dev))                     \
+  X(cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))                 \
+  X(cuDevicePrimaryCtxRelease_v2, (CUdevice dev))                              \
+  X(cuCtxSetCurrent, (CUcontext ctx))                                          \
+  X(cuCtxSynchronize, (void))                                                  \
+  X(cuModuleLoadDataEx,                                                        \
+    (CUmodule * module, const void *image, unsigned int numOptions,            \
+     CUjit_option *options, void **optionValues))                              \
+  X(cuModuleUnload, (CUmodule module))                                         \
+  X(cuModuleGetFunction, (CUfunction * fn, CUmodule module, const char *name)) \
+  X(cuLaunchKernel,                                                            \
+    (CUfunction f, unsigned int gridX, unsigned int gridY, unsigned int gridZ, \
+     unsigned int blockX, unsigned int blockY, unsigned int blockZ,            \
+     unsigned int sharedMemBytes, CUstream stream, void **params,              \
+     void **extra))                                                            \
+  X(cuStreamCreate, (CUstream * stream, unsigned int flags))                   \
+  X(cuStreamSynchronize, (CUstream stream))                                    \
+  X(cuStreamDestroy_v2, (CUstream stream))                                     \
+  X(cuMemAllocManaged, (CUdeviceptr * ptr, size_t bytes, unsigned int flags))  \
+  X(cuMemAlloc_v2, (CUdeviceptr * ptr, size_t bytes))                          \
+  X(cuMemFree_v2, (CUdeviceptr ptr))                                           \
+  X(cuMemGetInfo_v2, (size_t * free, size_t * total))                          \
+  X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))         \
+  X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))               \
+  X(cuEventCreate, (CUevent * event, unsigned int flags))                      \
+  X(cuEventRecord, (CUevent event, CUstream stream))                           \
+  X(cuEventSynchronize, (CUevent event))                                       \
+  X(cuEventDestroy_v2, (CUevent event))
+
+/// The loaded driver: one per process, never unloaded once it works.
+typedef struct mlxrt_cuda_driver {
+#define MLXRT_CUDA_FIELD(name, params) CUresult(*name) params;
+  MLXRT_CUDA_FUNCTIONS(MLXRT_CUDA_FIELD)
+#undef MLXRT_CUDA_FIELD
+  /// CUDA 12.2+: the location form. NULL on older drivers, which have
+  /// prefetchOld (device ordinal, CU_DEVICE_CPU for the host).
+  CUresult (*prefetchV2)(CUdeviceptr ptr, size_t bytes, CUmemLocation to,
+                         unsigned int flags, CUstream stream);
+  CUresult (*prefetchOld)(CUdeviceptr ptr, size_t bytes, CUdevice to,
+                          CUstream stream);
+  /// cuEventElapsedTime_v2 where the driver has it, else cuEventElapsedTime.
+  CUresult (*eventElapsedTime)(float *ms, CUevent start, CUevent end);
+  int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
+} mlxrt_cuda_driver;
+
+/// The driver, loaded and initialized (cuInit) on first use; NULL with the
+/// reason in `reason` when libcuda.so.1 (or $MLXRT_LIBCUDA) does not load,
+/// lacks an entry point, or cuInit fails. A failure is not remembered, so a
+/// later call tries again.
+const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size);
+
+/// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for a result code, also when
+/// the driver cannot name it.
+void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
+                           char *buf, size_t size);
+
+//===----------------------------------------------------------------------===//
+// The CUDA device
+//===----------------------------------------------------------------------===//
+
+/// What one allocation of the device is.
+typedef enum mlxrt_cuda_alloc_kind {
+  MLXRT_CUDA_BUFFER,       ///< An input/output buffer (mlxrt_device_alloc).
+  MLXRT_CUDA_INTERMEDIATE, ///< _mlir_memref_to_llvm_alloc during a run.
+  MLXRT_CUDA_SINK, ///< Host memory handed out after a failure (no device).
+} mlxrt_cuda_alloc_kind;
+
+/// Where the pages of a managed allocation were last prefetched to.
+typedef enum mlxrt_cuda_where {
+  MLXRT_CUDA_ANYWHERE, ///< Unknown, or split: the next prefetch happens.
+  MLXRT_CUDA_ON_HOST,
+  MLXRT_CUDA_ON_DEVICE,
+} mlxrt_cuda_where;
+
+typedef struct mlxrt_cuda_alloc {
+  void *key;       ///< The pointer the caller holds.
+  CUdeviceptr ptr; ///< Device (or managed) memory; 0 for a sink.
+  void *host;      ///< Host copy (copy mode buffers), or the sink.
+  size_t bytes;    ///< Bytes allocated.
+  mlxrt_cuda_alloc_kind kind;
+  bool managed; ///< ptr is managed memory.
+  /// Managed memory: a prefetch to where the whole allocation already is
+  /// is skipped. Only a hint: host code and kernels may touch the pages
+  /// anywhere (the GPU keeps that coherent), so buffers are reset to
+  /// MLXRT_CUDA_ANYWHERE before each run, as the host may have written them.
+  mlxrt_cuda_where where;
+} mlxrt_cuda_alloc;
+
+typedef struct mlxrt_cuda_device {
+  mlxrt_device base;
+  const mlxrt_cuda_driver *drv;
+  int ordinal;
+  CUdevice device;
+  CUcontext ctx;   ///< The primary context, retained while the device is open.
+  CUstream stream; ///< The one stream every launch of the program uses.
+  CUevent start, stop;
+  /// Buffers are managed memory, prefetched to the device before a run and
+  /// back after it. Otherwise (no concurrent managed access, or
+  /// MLXRT_NO_UNIFIED=1) a buffer is host memory plus a device copy, copied
+  /// around each run, and intermediates are plain device memory.
+  bool unified;
+  bool managedMemory;     ///< CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
+  bool concurrentManaged; ///< ..._CONCURRENT_MANAGED_ACCESS (prefetches).
+
+  mlxrt_cuda_alloc *allocs;
+  size_t numAllocs, capAllocs;
+
+  /// The first failure of a driver call during a run; the ABI functions
+  /// turn into no-ops once it is set.
+  bool failed;
+  mlxrt_status failStatus;
+  mlxrt_error error;
+  /// The kernel launched last, named in a later synchronization's error.
+  const char *lastKernel;
+} mlxrt_cuda_device;
+
+/// The device whose program runs on this thread (inside mlxrt_device_run),
+/// else NULL.
+mlxrt_cuda_device *mlxrt_cuda_active(void);
+
+/// Records a failure of `what` (printf-style) with the text of `result`,
+/// unless a failure is already recorded; returns false. For CUDA_SUCCESS it
+/// records nothing and returns true.
+bool mlxrt_cuda_check(mlxrt_cuda_device *dev, CUresult result, const char *what,
+                      ...) MLXRT_PRINTF(3, 4);
+
+/// Records a failure that no driver call reported (first one wins).
+void mlxrt_cuda_record(mlxrt_cuda_device *dev, mlxrt_status status,
+                       const char *fmt, ...) MLXRT_PRINTF(3, 4);
+
+/// Allocates `bytes` (at least one) of managed (`managed`) or device memory
+/// as `kind` after checking that the device has that much free; a buffer of
+/// device memory gets a host copy, which is then its key. On failure fills
+/// err and returns its status. `*out` is the caller's pointer (the key).
+mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
+                                 mlxrt_cuda_alloc_kind kind, bool managed,
+                                 void **out, mlxrt_error *err);
+
+/// The allocation whose device memory holds [ptr, ptr + bytes), or NULL.
+mlxrt_cuda_alloc *mlxrt_cuda_find_range(mlxrt_cuda_device *dev, uintptr_t ptr,
+                                        size_t bytes);
+
+/// Moves the pages of [ptr, ptr + bytes) of `a` (managed memory) to the
+/// device or to the host, on the stream, unless all of `a` is there already.
+/// Returns 1 if it prefetched, 0 if it had nothing to do, -1 on a failure
+/// (recorded).
+int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
+                        CUdeviceptr ptr, size_t bytes, bool toHost,
+                        const char *what);
+
+/// Frees what mlxrt_cuda_allocate (or a sink) gave out: a buffer when
+/// `buffer`, else an intermediate or a sink. Returns false when `key` is no
+/// such allocation of the device.
+bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer);
+
+/// Records a sink: host memory given out in place of device memory once a
+/// run has failed, so that host code touching it does not crash.
+void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes);
+
+/// Unloads every kernel module loaded into the device's context
+/// (cuda_abi.c); called when the device closes, with its context current.
+void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev);
+
+#endif // MLXRT_CUDA_INTERNAL_H
