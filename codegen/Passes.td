@@ -72,6 +72,21 @@ def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def MlxcOffloadHostLoops : Pass<"mlxc-offload-host-loops"> {
+  let summary = "Move host code that touches buffers into one-thread loops "
+                "for the GPU";
+  let description = [{
+    After linalg becomes loops, a few loop nests have no parallel dimension
+    (a reduction to a scalar, the fill of a scalar) and would run on the
+    host, reading buffers that may live only on the device. This pass wraps
+    every such top-level op (an scf.for or a memref.store/copy without
+    results) in a one-iteration scf.parallel, which becomes a one-thread
+    kernel: host code then only launches kernels.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Put every outlined kernel into one gpu.module";
   let description = [{

@@ -43,13 +43,16 @@ std::string mlx::getCpuLLVMPipeline() {
       "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
-std::string mlx::getCudaKernelPipeline() {
+std::string mlx::getCudaKernelPipeline(bool prefetch) {
   return getBufferizePipeline(/*markResults=*/true) +
          "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
-         "mlxc-tile-parallel-loops,canonicalize,"
+         // No canonicalization from here to the mapping: it would fold the
+         // one-iteration loops away and merge the tile loops.
+         "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
-         "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize,"
-         "func.func(mlx-memory-placement)";
+         "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize," +
+         std::string(prefetch ? "func.func(mlx-memory-placement)"
+                   : "func.func(mlx-memory-placement{prefetch=false})");
 }
 
 std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
@@ -65,7 +68,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "canonicalize,cse,reconcile-unrealized-casts),"
          // Host code before gpu-to-llvm, whose own patterns would allocate
          // with plain malloc and pass full memref descriptors.
-         "expand-strided-metadata,"
+         "expand-strided-metadata,lower-affine,"
          "finalize-memref-to-llvm{use-generic-functions},"
          "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
          "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"

@@ -30,7 +30,7 @@ std::string getCpuLLVMPipeline();
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel
 /// (grid x 256 threads), then mlx-memory-placement.
-std::string getCudaKernelPipeline();
+std::string getCudaKernelPipeline(bool prefetch = true);
 
 /// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
 /// linked in; host code launches through the mgpu* functions of the runtime

@@ -172,6 +172,19 @@ void MlxMemoryPlacementPass::runOnOperation() {
     bool device = uses.all == Access::Device || uses.all == Access::None;
     buffers.push_back({alloc, *bytes, first, last, device});
   }
+  // Constants that kernels read are host globals: each gets a device copy,
+  // made at the start of the function.
+  SmallVector<std::pair<memref::GetGlobalOp, size_t>> deviceConstants;
+  for (auto global : body.getOps<memref::GetGlobalOp>()) {
+    std::optional<int64_t> bytes = getByteSize(global.getType());
+    BufferUses uses = collectUses(global, body, order);
+    if (!bytes || uses.all != Access::Device)
+      continue;
+    deviceConstants.push_back({global, buffers.size()});
+    buffers.push_back({memref::AllocOp(), *bytes, 0,
+                       static_cast<unsigned>(body.getOperations().size()),
+                       /*device=*/true});
+  }
   int64_t unreused = 0;
   SmallVector<ArenaBuffer *> deviceBuffers, unifiedBuffers;
   for (ArenaBuffer &buffer : buffers) {
@@ -203,8 +216,27 @@ void MlxMemoryPlacementPass::runOnOperation() {
   if (unifiedBytes > 0)
     unifiedArena = memref::AllocOp::create(b, loc, arenaType(unifiedBytes));
 
+  // Constants: a view of the device arena filled from the global; kernels
+  // read the copy, host code keeps reading the global.
+  for (auto [global, index] : deviceConstants) {
+    // The arena is allocated at the top of the function, before any global.
+    b.setInsertionPointAfter(global);
+    Value offset =
+        arith::ConstantIndexOp::create(b, loc, buffers[index].offset);
+    Value view = memref::ViewOp::create(b, global.getLoc(), global.getType(),
+                                        deviceArena, offset, ValueRange{});
+    Value ready = gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
+                      .getAsyncToken();
+    auto copy = gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{ready},
+                                      view, global);
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{copy.getAsyncToken()});
+    global.getResult().replaceAllUsesExcept(view, copy);
+  }
+
   // Every buffer becomes a view of its arena.
   for (ArenaBuffer &buffer : buffers) {
+    if (!buffer.alloc)
+      continue;
     b.setInsertionPoint(buffer.alloc);
     Value offset = arith::ConstantIndexOp::create(b, loc, buffer.offset);
     Value view = memref::ViewOp::create(
@@ -218,11 +250,11 @@ void MlxMemoryPlacementPass::runOnOperation() {
   }
 
   // Prefetches of unified buffers: the arguments and the unified arena.
-  func::FuncOp prefetch;
+  func::FuncOp prefetchFn;
   auto getPrefetch = [&] {
-    if (!prefetch)
-      prefetch = getPrefetchFunction(func->getParentOfType<ModuleOp>());
-    return prefetch;
+    if (!prefetchFn)
+      prefetchFn = getPrefetchFunction(func->getParentOfType<ModuleOp>());
+    return prefetchFn;
   };
   DenseMap<Operation *, unsigned> newOrder;
   for (auto [i, op] : llvm::enumerate(body))
@@ -244,11 +276,19 @@ void MlxMemoryPlacementPass::runOnOperation() {
   }
   if (unifiedArena)
     tracked.push_back({unifiedArena, unifiedBytes, false});
+  if (!prefetch)
+    tracked.clear();
   int prefetches = 0;
   for (const Tracked &t : tracked) {
     BufferUses uses = collectUses(t.buffer, body, newOrder);
+    // Walk the uses in program order (use lists are in no particular order).
+    SmallVector<std::pair<Operation *, Access>> inOrder(uses.byOp.begin(),
+                                                        uses.byOp.end());
+    llvm::sort(inOrder, [&](const auto &a, const auto &b) {
+      return newOrder.lookup(a.first) < newOrder.lookup(b.first);
+    });
     bool onDevice = false; // the host wrote inputs; outputs start anywhere
-    for (auto [op, access] : uses.byOp) {
+    for (auto [op, access] : inOrder) {
       bool wantsDevice = access == Access::Device;
       if (wantsDevice == onDevice)
         continue;

@@ -66,6 +66,8 @@ def MlxMemoryPlacement : Pass<"mlx-memory-placement", "::mlir::func::FuncOp"> {
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Byte alignment of every buffer in an arena">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "Insert prefetches (off only to measure what they save)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

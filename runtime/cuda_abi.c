@@ -342,6 +342,20 @@ void mgpuMemFree(void *ptr, void *stream) {
   freeIntermediate(ptr, "mgpuMemFree");
 }
 
+/// gpu.memcpy (constants to the device) and the copies of outputs that
+/// repeat another buffer: unified addressing lets the driver find out where
+/// each side lives.
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  (void)stream;
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed || bytes == 0)
+    return;
+  mlxrt_cuda_check(dev,
+                   dev->drv->cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src,
+                                           bytes, dev->stream),
+                   "cuMemcpyAsync of %zu bytes", bytes);
+}
+
 void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed || bytes <= 0)

@@ -112,6 +112,8 @@ enum {
   X(cuMemGetInfo_v2, (size_t * free, size_t * total))                          \
   X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))         \
   X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))               \
+  X(cuMemcpyAsync,                                                             \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \
   X(cuEventCreate, (CUevent * event, unsigned int flags))                      \
   X(cuEventRecord, (CUevent event, CUstream stream))                           \
   X(cuEventSynchronize, (CUevent event))                                       \

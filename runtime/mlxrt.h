@@ -312,6 +312,7 @@ void _mlir_memref_to_llvm_free(void *ptr);
 /// gpu.alloc: plain device memory, or managed memory when host_shared.
 void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t host_shared);
 void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 /// Moves [ptr, ptr + bytes) of a unified buffer (an input, an output or a
 /// managed intermediate) to the device (to_device != 0) or to the host, on
 /// the stream; back to the host, it also waits, as host code touches the

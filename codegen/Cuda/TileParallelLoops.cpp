@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <numeric>
 
@@ -58,6 +59,12 @@ struct MlxcTileParallelLoopsPass final
       scf::tileParallelLoop(loop, {static_cast<int64_t>(blockSize)},
                             /*noMinMaxBounds=*/false);
     }
+    // Fold the collapsed bounds into constants for convert-parallel-loops-
+    // to-gpu. Only folding: canonicalization would merge the tile loops
+    // back into one nest and leave one thread per block.
+    if (failed(applyPatternsGreedily(getOperation(),
+                                     FrozenRewritePatternSet())))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -165,8 +165,25 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
                                                      : numInputs + source.index;
     Value bytes = LLVM::ConstantOp::create(
         b, loc, b.getI64Type(), b.getI64IntegerAttr(byteSize(signature.outputs[k])));
-    LLVM::MemcpyOp::create(b, loc, loadSlot(numInputs + k), loadSlot(from),
-                           bytes, /*isVolatile=*/false);
+    if (variant == Variant::Cpu) {
+      LLVM::MemcpyOp::create(b, loc, loadSlot(numInputs + k), loadSlot(from),
+                             bytes, /*isVolatile=*/false);
+      continue;
+    }
+    // On CUDA the buffers may be device memory (copy mode): the runtime
+    // copies on its stream.
+    auto memcpyType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(ctx), {ptr, ptr, b.getI64Type(), ptr});
+    auto memcpyFn = module.lookupSymbol<LLVM::LLVMFuncOp>("mgpuMemcpy");
+    if (!memcpyFn) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      memcpyFn = LLVM::LLVMFuncOp::create(b, loc, "mgpuMemcpy", memcpyType);
+    }
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    LLVM::CallOp::create(b, loc, memcpyFn,
+                         ValueRange{loadSlot(numInputs + k), loadSlot(from),
+                                    bytes, null});
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();

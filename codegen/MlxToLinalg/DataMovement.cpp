@@ -215,13 +215,16 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
   }
 };
 
-/// The run-time offsets of the dynamic slice ops, clamped so that the slice
-/// stays inside the source (MLX's kernels clamp the same way).
-static SmallVector<OpFoldResult>
-dynamicOffsets(OpBuilder &b, Location loc, Value start, RankedTensorType startType,
-               ArrayRef<int64_t> axes, RankedTensorType srcType,
-               ArrayRef<int64_t> sliceShape) {
-  SmallVector<OpFoldResult> offsets(srcType.getRank(), b.getIndexAttr(0));
+/// The clamped run-time offset of each axis of a dynamic slice op, read
+/// inside the loop body (so that on a GPU the kernel reads it, not the host):
+/// MLX's kernels clamp so that the slice stays inside the source.
+static SmallVector<Value> readOffsets(OpBuilder &b, Location loc, Value start,
+                                      RankedTensorType startType,
+                                      ArrayRef<int64_t> axes,
+                                      RankedTensorType srcType,
+                                      ArrayRef<int64_t> sliceShape) {
+  SmallVector<Value> offsets(srcType.getRank(),
+                             arith::ConstantIndexOp::create(b, loc, 0));
   bool isSignedIdx = getDtypeCategory(startType.getElementType()) ==
                      DtypeCategory::Signed;
   for (auto [i, axis] : llvm::enumerate(axes)) {
@@ -233,36 +236,51 @@ dynamicOffsets(OpBuilder &b, Location loc, Value start, RankedTensorType startTy
     Value idx = isSignedIdx
                     ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
                     : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value hi = arith::ConstantIndexOp::create(
-        b, loc, srcType.getDimSize(a) - sliceShape[a]);
-    idx = arith::MaxSIOp::create(b, loc, idx, zero);
-    idx = arith::MinSIOp::create(b, loc, idx, hi);
+    idx = arith::MaxSIOp::create(b, loc, idx,
+                                 arith::ConstantIndexOp::create(b, loc, 0));
+    idx = arith::MinSIOp::create(
+        b, loc, idx,
+        arith::ConstantIndexOp::create(b, loc,
+                                       srcType.getDimSize(a) - sliceShape[a]));
     offsets[a] = idx;
   }
   return offsets;
 }
 
+/// out[i] = x[offset + i].
 struct DynamicSliceOpLowering final : OpConversionPattern<DynamicSliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(DynamicSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getX().getType());
+    auto startType = cast<RankedTensorType>(op.getStart().getType());
     auto type = storageOf(op.getType());
-    SmallVector<OpFoldResult> offsets = dynamicOffsets(
-        rewriter, op.getLoc(), adaptor.getStart(),
-        cast<RankedTensorType>(op.getStart().getType()), op.getAxes(), srcType,
-        type.getShape());
-    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
-        rewriter.getContext(), type.getShape());
-    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, type, adaptor.getX(), offsets, sizes, strides);
+    Value src = adaptor.getX(), start = adaptor.getStart();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    int64_t rank = type.getRank();
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{}, init,
+        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext()),
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> offsets = readOffsets(
+              b, l, start, startType, op.getAxes(), srcType, type.getShape());
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(arith::AddIOp::create(
+                b, l, offsets[d], linalg::IndexOp::create(b, l, d)));
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, src, coords).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };
 
+/// Every source element checks whether it lies in the updated window.
 struct DynamicSliceUpdateOpLowering final
     : OpConversionPattern<DynamicSliceUpdateOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -271,16 +289,53 @@ struct DynamicSliceUpdateOpLowering final
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
-    SmallVector<OpFoldResult> offsets = dynamicOffsets(
-        rewriter, op.getLoc(), adaptor.getStart(),
-        cast<RankedTensorType>(op.getStart().getType()), op.getAxes(), srcType,
-        updateType.getShape());
-    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
-        rewriter.getContext(), updateType.getShape());
-    SmallVector<OpFoldResult> strides(srcType.getRank(),
-                                      rewriter.getIndexAttr(1));
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, adaptor.getUpdate(), adaptor.getSrc(), offsets, sizes, strides);
+    auto startType = cast<RankedTensorType>(op.getStart().getType());
+    auto type = storageOf(srcType);
+    Value update = adaptor.getUpdate(), start = adaptor.getStart();
+    int64_t rank = type.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    bool emptyUpdate = updateType.getNumElements() == 0;
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, adaptor.getSrc(), init,
+        ArrayRef<AffineMap>{id, id}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          if (emptyUpdate) {
+            linalg::YieldOp::create(b, l, args[0]);
+            return;
+          }
+          SmallVector<Value> offsets =
+              readOffsets(b, l, start, startType, op.getAxes(), srcType,
+                          updateType.getShape());
+          Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value k = arith::SubIOp::create(b, l, linalg::IndexOp::create(b, l, d),
+                                            offsets[d]);
+            Value lo = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::sge, k,
+                arith::ConstantIndexOp::create(b, l, 0));
+            Value hi = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::slt, k,
+                arith::ConstantIndexOp::create(b, l, updateType.getDimSize(d)));
+            inside = arith::AndIOp::create(
+                b, l, inside, arith::AndIOp::create(b, l, lo, hi));
+            coords.push_back(arith::MaxSIOp::create(
+                b, l, arith::ConstantIndexOp::create(b, l, 0),
+                arith::MinSIOp::create(
+                    b, l, k,
+                    arith::ConstantIndexOp::create(
+                        b, l, updateType.getDimSize(d) - 1))));
+          }
+          Value fromUpdate = tensor::ExtractOp::create(b, l, update, coords);
+          linalg::YieldOp::create(
+              b, l,
+              Value(arith::SelectOp::create(b, l, inside, fromUpdate, args[0])));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };

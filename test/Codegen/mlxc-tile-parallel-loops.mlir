@@ -1,5 +1,5 @@
-// RUN: mlx-opt %s --mlxc-tile-parallel-loops --canonicalize | FileCheck %s
-// RUN: mlx-opt %s --mlxc-tile-parallel-loops=block-size=128 --canonicalize | FileCheck %s --check-prefix=B128
+// RUN: mlx-opt %s --mlxc-tile-parallel-loops | FileCheck %s
+// RUN: mlx-opt %s --mlxc-tile-parallel-loops=block-size=128 | FileCheck %s --check-prefix=B128
 // RUN: not mlx-opt %s --mlxc-tile-parallel-loops=block-size=2048 2>&1 | FileCheck %s --check-prefix=BAD
 
 // A 2-D loop nest of 64 x 100 = 6400 iterations becomes one dimension tiled

@@ -17,6 +17,7 @@ Usage: check.py GRAPH.mlir --mlxc PATH --workdir DIR [--device cpu|cuda]
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -137,8 +138,16 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ptxas", help="also compile the CUDA kernels and check "
                     "that this ptxas accepts their PTX for sm_75 and sm_90")
+    ap.add_argument("--prepare", action="store_true",
+                    help="compile for --target=cuda, write inputs, expected "
+                    "outputs and case.json into --workdir, and stop (the GPU "
+                    "suite runs them elsewhere with --verify)")
+    ap.add_argument("--verify", action="store_true",
+                    help="run the case prepared in --workdir and compare")
     args = ap.parse_args()
 
+    if args.verify:
+        return verify(args.workdir, args.device)
     text = open(args.graph).read()
     refs = re.findall(r"^// REF: (.*)$", text, re.M)
     inputs_spec = dict(re.findall(r"^// INPUT: (\S+) = (.*)$", text, re.M))
@@ -148,7 +157,9 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     exe = args.exe or os.path.join(args.workdir, "model")
     if not args.exe:
-        subprocess.run([args.mlxc, args.graph, "-o", exe], check=True)
+        target = ["--target=cuda"] if args.prepare else []
+        subprocess.run([args.mlxc, args.graph, "-o", exe] + target, check=True,
+                       stderr=subprocess.DEVNULL if args.prepare else None)
     if args.ptxas:
         ptx = os.path.join(args.workdir, "kernels.ptx")
         subprocess.run([args.mlxc, args.graph, "--emit=ptx", "-o", ptx],
@@ -181,29 +192,62 @@ def main():
             os.remove(path)
         cmd += ["--output", path]
         outs.append((name, dtype, path))
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({run.returncode}):\n{run.stderr}")
-
     for ref in refs:
         exec(ref, env)
-    errors = []
+    expected = []
     for name, dtype, path in outs:
         if name not in env:
             sys.exit(f"the REF lines do not define output '{name}'")
-        got = np.load(path)
         want = env[name]
         if mx is not None and isinstance(want, mx.array):
             want = np.array(want.astype(mx.float32) if want.dtype == mx.bfloat16
                             else want)
+        want_path = os.path.join(args.workdir, f"{name}.expected.npy")
+        np.save(want_path, np.asarray(want))
         rtol = float(tol.group(1)) if tol else RTOL.get(dtype, 0)
-        err = compare(name, dtype, got, want, rtol)
+        expected.append({"name": name, "dtype": dtype, "rtol": rtol,
+                         "out": os.path.basename(path),
+                         "expected": os.path.basename(want_path)})
+    case = {"graph": os.path.basename(args.graph),
+            "args": [os.path.relpath(a, args.workdir) if os.path.isabs(a) and
+                     os.path.exists(a) else a for a in cmd[2:]],
+            "outputs": expected}
+    # Paths in the case are relative to the case folder, so it can travel.
+    case["args"] = [a.replace(args.workdir + "/", "") for a in case["args"]]
+    with open(os.path.join(args.workdir, "case.json"), "w") as f:
+        json.dump(case, f, indent=1)
+    if args.prepare:
+        print(f"prepared: {args.workdir}")
+        return
+    sys.exit(verify(args.workdir, args.device, exe))
+
+
+def verify(workdir, device, exe=None):
+    """Runs a prepared case on `device` and compares with the expectations."""
+    with open(os.path.join(workdir, "case.json")) as f:
+        case = json.load(f)
+    exe = exe or os.path.join(workdir, "model")
+    cmd = [os.path.abspath(exe), f"--device={device}"] + case["args"]
+    for out in case["outputs"]:
+        path = os.path.join(workdir, out["out"])
+        if os.path.exists(path):
+            os.remove(path)
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir)
+    if run.returncode != 0:
+        return f"{case['graph']}: {' '.join(cmd)} failed ({run.returncode}):\n" \
+               f"{run.stderr}"
+    errors = []
+    for out in case["outputs"]:
+        got = np.load(os.path.join(workdir, out["out"]))
+        want = np.load(os.path.join(workdir, out["expected"]))
+        err = compare(out["name"], out["dtype"], got, want, out["rtol"])
         if err:
-            errors.append(err)
+            errors.append(f"{case['graph']}: {err}")
     if errors:
-        sys.exit("\n".join(errors))
-    print(f"ok: {len(outs)} outputs match")
+        return "\n".join(errors)
+    print(f"ok: {case['graph']}: {len(case['outputs'])} outputs match on {device}")
+    return None
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

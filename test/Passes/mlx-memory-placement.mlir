@@ -1,77 +1,92 @@
-// The plan for a chain of three products whose last result is also summed on
-// the host (a reduction to a scalar runs as a host loop):
-//   - a and b only feed kernels: the device arena holds them side by side
-//     (their lifetimes overlap); c is read by the host loop, so it lives in
-//     the unified arena.
-//   - prefetches: inputs go to the device before their first kernel, the
-//     unified buffer comes back to the host before the host loop, and the
-//     output goes to the device before the kernel that writes it and back
-//     to the host at the end.
-// RUN: mlx-opt %s --pass-pipeline="builtin.module(mlxc-linalg-pipeline,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize,buffer-results-to-out-params{hoist-static-allocs modify-public-functions add-result-attr},buffer-deallocation-pipeline,canonicalize,mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,mlxc-tile-parallel-loops,canonicalize,func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,gpu-kernel-outlining,canonicalize,func.func(mlx-memory-placement))" | FileCheck %s
+// RUN: mlx-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mlx-memory-placement))" | FileCheck %s
+// RUN: mlx-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mlx-memory-placement{prefetch=false}))" | FileCheck %s --check-prefix=NOPF
 
-// CHECK:       func.func private @mlxrt_prefetch(i64, i64, i32)
-// CHECK-LABEL: func.func @chain(
-// CHECK-SAME:    %[[X:[^:]+]]: memref<64x64xf32>, %{{[^:]+}}: memref<64x64xf32>, %{{[^:]+}}: memref<64x64xf32>, %{{[^:]+}}: memref<64x64xf32>, %[[OUT:[^:]+]]: memref<64x64xf32>, %[[SUM:[^:]+]]: memref<f32>)
-// Peak bytes: 2 device buffers of 16 KiB, 1 unified; 3 x 16 KiB without reuse.
-// CHECK-SAME:    mlx.device_arena_bytes = 32768 : i64
-// CHECK-SAME:    mlx.unified_arena_bytes = 16384 : i64
-// CHECK-SAME:    mlx.unreused_bytes = 49152 : i64
-// CHECK:         %[[DEV:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<32768xi8>
-// CHECK:         %[[UNI:.+]] = memref.alloc() : memref<16384xi8>
-// Every buffer is a view at its offset in an arena; c's accumulator (in the
-// unified arena) goes to the device before the kernel that fills it.
-// CHECK:         %[[C:.+]] = memref.view %[[UNI]][%{{.+}}][] : memref<16384xi8> to memref<1x64x64xf32>
-// CHECK:         memref.extract_aligned_pointer_as_index %[[UNI]]
-// CHECK:         call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %c1_i32{{.*}})
-// CHECK:         gpu.launch_func @chain_kernel::@chain_kernel {{.+}} %[[C]] : memref<1x64x64xf32>
-// CHECK:         memref.view %[[DEV]][%c0{{.*}}][] : memref<32768xi8> to memref<1x64x64xf32>
-// The input goes to the device before the first kernel that reads it.
-// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
-// CHECK:         call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %c1_i32{{.*}})
-// CHECK:         gpu.launch_func @chain_kernel_1::@chain_kernel
-// CHECK:         memref.view %[[DEV]][%c16384{{.*}}][] : memref<32768xi8> to memref<1x64x64xf32>
-// Before the host loop reads the unified buffer, it comes back to the host.
-// CHECK:         memref.extract_aligned_pointer_as_index %[[UNI]]
-// CHECK-NEXT:    arith.index_cast
-// CHECK-NEXT:    arith.constant 16384 : i64
-// CHECK-NEXT:    %[[HOST:.+]] = arith.constant 0 : i32
-// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[HOST]])
-// CHECK-NEXT:    scf.for
-// The output returns to the host before the function ends.
-// CHECK:         gpu.launch_func @chain_kernel_5::@chain_kernel {{.+}} %[[OUT]] : memref<64x64xf32>
+// A buffer that host code reads is unified; it goes to the device before
+// the kernel that writes it and comes back before the host load. The output
+// argument is written by the host only, so it never moves.
+// CHECK-LABEL: func.func @host_visible(
+// CHECK-SAME:    mlx.device_arena_bytes = 0 : i64
+// CHECK-SAME:    mlx.prefetches = 2 : i64
+// CHECK-SAME:    mlx.unified_arena_bytes = 256 : i64
+// CHECK-SAME:    mlx.unreused_bytes = 256 : i64
+// CHECK:         %[[UNI:.+]] = memref.alloc() : memref<256xi8>
+// CHECK:         %[[A:.+]] = memref.view %[[UNI]][%{{.+}}][] : memref<256xi8> to memref<4xf32>
+// CHECK:         %[[D:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[D]])
+// CHECK-NEXT:    gpu.launch_func @k::@fill {{.+}} args(%[[A]] : memref<4xf32>)
+// CHECK:         %[[H:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[H]])
+// CHECK-NEXT:    memref.load %[[A]]
+// CHECK-NOT:     mlxrt_prefetch
+// CHECK:         memref.dealloc %[[UNI]]
+// CHECK-NEXT:    return
+// NOPF-LABEL:  func.func @host_visible(
+// NOPF-SAME:     mlx.prefetches = 0 : i64
+// NOPF-NOT:      mlxrt_prefetch
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%m: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @host_visible(%out: memref<f32> {bufferize.result}) {
+    %a = memref.alloc() : memref<4xf32>
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    %c0 = arith.constant 0 : index
+    %v = memref.load %a[%c0] : memref<4xf32>
+    memref.store %v, %out[] : memref<f32>
+    memref.dealloc %a : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// Kernel-only buffers share a device arena; b starts after a's last use, so
+// it reuses a's offset. A constant read by a kernel gets a device copy at
+// the start. Inputs go to the device before their first kernel, the output
+// comes back at the end.
+// CHECK-LABEL: func.func @device_only(
+// CHECK-SAME:    %[[IN:[^:]+]]: memref<64xf32>, %[[OUT:[^:]+]]: memref<64xf32>)
+// CHECK-SAME:    mlx.device_arena_bytes = 512 : i64
+// CHECK-SAME:    mlx.unified_arena_bytes = 0 : i64
+// CHECK-SAME:    mlx.unreused_bytes = 768 : i64
+// CHECK:         %[[DEV:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<512xi8>
+// CHECK:         %[[CG:.+]] = memref.get_global @table
+// CHECK:         %[[C:.+]] = memref.view %[[DEV]][%c256{{.*}}][] : memref<512xi8> to memref<64xf32>
+// CHECK:         gpu.memcpy async [%{{.+}}] %[[C]], %[[CG]]
+// CHECK:         %[[A:.+]] = memref.view %[[DEV]][%c0{{.*}}][] : memref<512xi8> to memref<64xf32>
+// CHECK:         %[[B:.+]] = memref.view %[[DEV]][%c0{{.*}}][] : memref<512xi8> to memref<64xf32>
+// CHECK:         memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK:         call @mlxrt_prefetch
+// CHECK-NEXT:    gpu.launch_func @k::@op {{.+}} args(%[[IN]] : memref<64xf32>, %[[C]] : memref<64xf32>, %[[A]] : memref<64xf32>)
+// CHECK:         gpu.launch_func @k::@op {{.+}} args(%[[A]] : memref<64xf32>, %[[C]] : memref<64xf32>, %[[OUT]] : memref<64xf32>)
+// CHECK:         gpu.launch_func @k::@op {{.+}} args(%[[IN]] : memref<64xf32>, %[[C]] : memref<64xf32>, %[[B]] : memref<64xf32>)
+// CHECK:         gpu.launch_func @k::@op {{.+}} args(%[[B]] : memref<64xf32>, %[[C]] : memref<64xf32>, %[[OUT]] : memref<64xf32>)
 // CHECK:         memref.extract_aligned_pointer_as_index %[[OUT]]
 // CHECK:         call @mlxrt_prefetch
 // CHECK:         gpu.dealloc async [%{{.+}}] %[[DEV]]
-// CHECK:         memref.dealloc %[[UNI]]
+// CHECK-NEXT:    gpu.wait
 // CHECK-NEXT:    return
-func.func @chain(%x: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>, %w3: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<f32>) {
-  %a = mlx.matmul %x, %w1 : tensor<64x64xf32>, tensor<64x64xf32>
-  %b = mlx.matmul %a, %w2 : tensor<64x64xf32>, tensor<64x64xf32>
-  %c = mlx.matmul %b, %w3 : tensor<64x64xf32>, tensor<64x64xf32>
-  %s = mlx.sum %c : tensor<64x64xf32>
-  return %c, %s : tensor<64x64xf32>, tensor<f32>
-}
-
-// Four products, all on the device. CSE leaves one zero-filled buffer that
-// seeds every accumulator and finally holds d, so it lives throughout; a
-// and c never live at the same time, so c takes a's place: three 16 KiB
-// slots instead of four.
-// CHECK-LABEL: func.func @reuse(
-// CHECK-SAME:    mlx.device_arena_bytes = 49152 : i64
-// CHECK-SAME:    mlx.unified_arena_bytes = 0 : i64
-// CHECK-SAME:    mlx.unreused_bytes = 65536 : i64
-// CHECK:         %[[DEV:.+]], %{{.+}} = gpu.alloc async
-// CHECK-NOT:     memref.alloc
-// CHECK:         %[[ZERO:.+]] = memref.view %[[DEV]][%c0{{.*}}][]
-// CHECK:         %[[A:.+]] = memref.view %[[DEV]][%c16384{{.*}}][]
-// CHECK:         gpu.launch_func @reuse_kernel_6::@reuse_kernel {{.+}} %[[ZERO]] : memref<1x64x64xf32>, %[[A]] : memref<1x64x64xf32>)
-// CHECK:         %[[B:.+]] = memref.view %[[DEV]][%c32768{{.*}}][]
-// CHECK:         %[[C:.+]] = memref.view %[[DEV]][%c16384{{.*}}][]
-// CHECK:         gpu.dealloc
-func.func @reuse(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  %a = mlx.matmul %x, %w : tensor<64x64xf32>, tensor<64x64xf32>
-  %b = mlx.matmul %a, %w : tensor<64x64xf32>, tensor<64x64xf32>
-  %c = mlx.matmul %b, %w : tensor<64x64xf32>, tensor<64x64xf32>
-  %d = mlx.matmul %c, %w : tensor<64x64xf32>, tensor<64x64xf32>
-  return %d : tensor<64x64xf32>
+module attributes {gpu.container_module} {
+  memref.global "private" constant @table : memref<64xf32> = dense<1.0>
+  gpu.module @k {
+    gpu.func @op(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @device_only(%in: memref<64xf32>, %out: memref<64xf32> {bufferize.result}) {
+    %c1 = arith.constant 1 : index
+    %c = memref.get_global @table : memref<64xf32>
+    %a = memref.alloc() : memref<64xf32>
+    %b = memref.alloc() : memref<64xf32>
+    gpu.launch_func @k::@op blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%in : memref<64xf32>, %c : memref<64xf32>, %a : memref<64xf32>)
+    gpu.launch_func @k::@op blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xf32>, %c : memref<64xf32>, %out : memref<64xf32>)
+    gpu.launch_func @k::@op blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%in : memref<64xf32>, %c : memref<64xf32>, %b : memref<64xf32>)
+    gpu.launch_func @k::@op blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<64xf32>, %c : memref<64xf32>, %out : memref<64xf32>)
+    memref.dealloc %a : memref<64xf32>
+    memref.dealloc %b : memref<64xf32>
+    return
+  }
 }

@@ -78,6 +78,10 @@ static cl::opt<std::string> entryName(
 static cl::opt<std::string> hostCpu(
     "cpu", cl::desc("Oldest host CPU the program must run on"),
     cl::init("x86-64-v3"), cl::cat(category));
+static cl::opt<bool> noPrefetch(
+    "no-prefetch",
+    cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
+    cl::cat(category));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
@@ -278,7 +282,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
     if (failed(libdevice) ||
-        failed(mlx::runPipeline(*cudaModule, mlx::getCudaKernelPipeline())))
+        failed(mlx::runPipeline(*cudaModule, mlx::getCudaKernelPipeline(!noPrefetch))))
       return failure();
     reportMemoryPlan(*cudaModule, *signature);
     if (failed(mlx::runPipeline(*cudaModule,
