@@ -45,7 +45,7 @@ test: build
 # Compiles the bundled MLP (CPU + CUDA variants when the CUDA toolkit's
 # libdevice is present), runs it (GPU when present, else CPU) and checks the
 # result against a float64 reference.
-DEMO_TARGET := cpu
+DEMO_TARGET := $(if $(wildcard /usr/local/cuda/nvvm/libdevice/libdevice.10.bc),cuda,cpu)
 demo: build
 	$(BUILD)/bin/mlxc examples/mlp.mlir --target=$(DEMO_TARGET) -o $(BUILD)/demo/mlp
 	python3 examples/mlp_inputs.py $(BUILD)/demo
@@ -58,6 +58,7 @@ demo: build
 # Regenerates the op reference in docs/ from TableGen.
 docs: build
 	cp $(BUILD)/dialects/Mlx/MlxOps.md docs/Dialects/MlxOps.md
+	cp $(BUILD)/passes/MlxPasses.md $(BUILD)/codegen/CodegenPasses.md docs/Passes/
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
