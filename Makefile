@@ -38,9 +38,16 @@ configure: $(BUILD)/build.ninja
 build: configure
 	ninja -C $(BUILD) -j $(JOBS) mlxc-tools
 
-# Every test (lit + unit tests); ends with "N passed, N failed".
-test: build
-	python3 test/run_tests.py $(BUILD)
+# Every test (lit + unit tests, then the runtime's unit tests and the CPU E2E
+# suite again against an ASan + UBSan build of the runtime); ends with
+# "N passed, N failed".
+ASAN_BUILD ?= build-asan
+$(ASAN_BUILD)/build.ninja: | deps
+	cmake -S . -B $(ASAN_BUILD) $(CMAKE_FLAGS) -DMLXC_SANITIZE=ON
+
+test: build $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests
+	python3 test/run_tests.py $(BUILD) $(ASAN_BUILD)
 
 # Compiles the bundled MLP (CPU + CUDA variants when the CUDA toolkit's
 # libdevice is present), runs it (GPU when present, else CPU) and checks the
@@ -64,4 +71,4 @@ format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -15,20 +15,43 @@ PASS = {"PASS", "XFAIL"}
 SKIP = {"UNSUPPORTED", "SKIPPED"}
 
 
-def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    lit = "/usr/lib/llvm-22/bin/lit"
+LIT = "/usr/lib/llvm-22/bin/lit"
+
+
+def run_lit(paths, env=None, extra=()):
+    """Runs lit on `paths`; returns (test results, exit code)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "lit.json")
-        cmd = [sys.executable, lit, "-sv", "-o", report,
-               os.path.join(build, "test"),
-               os.path.join(build, "test", "Unit")] + sys.argv[2:]
-        run = subprocess.run(cmd)
+        cmd = [sys.executable, LIT, "-sv", "-o", report] + list(paths) + \
+            list(extra)
+        run = subprocess.run(cmd, env=env)
         if not os.path.exists(report):
-            print("0 passed, 1 failed (lit did not run)")
-            return 1
+            return [{"name": " ".join(paths), "code": "FAIL"}], 1
         with open(report) as f:
-            tests = json.load(f)["tests"]
+            return json.load(f)["tests"], run.returncode
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    asan = sys.argv[2] if len(sys.argv) > 2 else None
+    tests, rc = run_lit([os.path.join(build, "test"),
+                         os.path.join(build, "test", "Unit")])
+    if asan:
+        # The runtime under ASan + UBSan: its unit tests, and the CPU E2E
+        # suite linked against it.
+        env = dict(os.environ)
+        env["MLXC_EXTRA_ARGS"] = (
+            f"--runtime-dir={os.path.abspath(os.path.join(asan, 'lib'))} "
+            "--link-arg=-fsanitize=address,undefined")
+        env["ASAN_OPTIONS"] = "detect_leaks=1:allocator_may_return_null=1"
+        env["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+        more, rc2 = run_lit([os.path.join(asan, "test", "Unit"),
+                             os.path.join(build, "test", "E2E")], env=env)
+        for t in more:
+            t["name"] = "asan: " + t["name"]
+        tests += more
+        rc = rc or rc2
+    run = subprocess.CompletedProcess([], rc)
     passed = sum(t["code"] in PASS for t in tests)
     skipped = sum(t["code"] in SKIP for t in tests)
     failed = len(tests) - passed - skipped

@@ -158,6 +158,8 @@ def main():
     exe = args.exe or os.path.join(args.workdir, "model")
     if not args.exe:
         target = ["--target=cuda"] if args.prepare else []
+        # e.g. the sanitized runtime: --runtime-dir=... --link-arg=...
+        target += os.environ.get("MLXC_EXTRA_ARGS", "").split()
         subprocess.run([args.mlxc, args.graph, "-o", exe] + target, check=True,
                        stderr=subprocess.DEVNULL if args.prepare else None)
     if args.ptxas:

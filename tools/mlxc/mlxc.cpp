@@ -82,6 +82,9 @@ static cl::opt<bool> noPrefetch(
     "no-prefetch",
     cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
     cl::cat(category));
+static cl::list<std::string> linkArgs(
+    "link-arg", cl::desc("Extra argument for the system linker driver"),
+    cl::value_desc("arg"), cl::cat(category));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
@@ -156,6 +159,8 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
   std::string temp = (output + ".tmp").str();
   SmallVector<StringRef> args = {*cc,    "-o",  temp,   object, mainLib,
                                  rtLib,  "-lz", "-ldl", "-lm",  "-pthread"};
+  for (const std::string &arg : linkArgs)
+    args.push_back(arg);
   std::string message;
   int rc = sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
   if (rc != 0) {
