@@ -64,6 +64,16 @@ std::string getGraphSymbol(StringRef entry, Variant variant);
 LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature,
                             Variant variant);
 
+/// Adds `void mlxc_<entry>(T *in..., T *out...)`, the typed C entry of a
+/// library (--emit=lib): it calls `mlxc_program_entry` on the CPU.
+LogicalResult addTypedEntryPoint(ModuleOp module,
+                                 const ProgramSignature &signature);
+
+/// The C header of a library: the typed entry with shapes in comments, and
+/// the generic entries.
+std::string getLibraryHeader(const ProgramSignature &signature,
+                             StringRef source);
+
 } // namespace mlir::mlx
 
 #endif // MLXC_CODEGEN_HOST_ENTRYPOINT_H

@@ -36,7 +36,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Exe };
+enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Lib, Exe };
 } // namespace
 
 static cl::OptionCategory category("mlxc options");
@@ -55,6 +55,9 @@ static cl::opt<Emit> emit(
                           "the PTX of the kernels (implies --target=cuda)"),
                clEnumValN(Emit::Llvm, "llvm", "optimized LLVM IR"),
                clEnumValN(Emit::Obj, "obj", "an object file"),
+               clEnumValN(Emit::Lib, "lib",
+                          "a static library and a C header (-o libX.a "
+                          "writes X.h beside it)"),
                clEnumValN(Emit::Exe, "exe",
                           "an executable linked with the runtime")),
     cl::cat(category));
@@ -198,6 +201,61 @@ static FailureOr<std::string> findLibdevice() {
   return failure();
 }
 
+/// Writes `library` (an archive of the object) and its C header beside it
+/// (libX.a -> X.h), both through temporary files.
+static LogicalResult
+writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
+             llvm::function_ref<LogicalResult(StringRef)> writeObject) {
+  if (!StringRef(library).ends_with(".a")) {
+    errs() << "mlxc: error: --emit=lib writes a static library; name it "
+              "lib<name>.a, got '" << library << "'\n";
+    return failure();
+  }
+  ErrorOr<std::string> ar = sys::findProgramByName("ar");
+  if (!ar) {
+    errs() << "mlxc: error: no 'ar' on PATH to build " << library << "\n";
+    return failure();
+  }
+  SmallString<128> object;
+  if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
+    errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
+           << "\n";
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  if (failed(writeObject(object)))
+    return failure();
+  std::string temp = (library + ".tmp").str();
+  sys::fs::remove(temp);
+  SmallVector<StringRef> args = {*ar, "rcs", temp, object};
+  std::string message;
+  if (sys::ExecuteAndWait(*ar, args, std::nullopt, {}, 0, 0, &message) != 0) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: ar failed for " << library << ": " << message
+           << "\n";
+    return failure();
+  }
+  StringRef stem = sys::path::stem(library);
+  stem.consume_front("lib");
+  SmallString<256> header(sys::path::parent_path(library));
+  sys::path::append(header, stem + ".h");
+  if (failed(writeOutput(header, [&](raw_ostream &os) {
+        os << mlx::getLibraryHeader(signature,
+                                    sys::path::filename(inputFile));
+        return success();
+      }))) {
+    sys::fs::remove(temp);
+    return failure();
+  }
+  if (std::error_code ec = sys::fs::rename(temp, library)) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: cannot write " << library << ": " << ec.message()
+           << "\n";
+    return failure();
+  }
+  return success();
+}
+
 /// Prints the memory plan mlx-memory-placement made for the graph.
 static void reportMemoryPlan(ModuleOp module,
                              const mlx::ProgramSignature &signature) {
@@ -275,7 +333,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   }
 
   if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
-      failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)))
+      failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
+      (emit == Emit::Lib && failed(mlx::addTypedEntryPoint(module, *signature))))
     return failure();
   auto machine = mlx::createHostTargetMachine(module, hostCpu);
   if (failed(machine))
@@ -335,6 +394,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   };
   if (emit == Emit::Obj)
     return writeObject(outputPath("a.o"));
+
+  if (emit == Emit::Lib)
+    return writeLibrary(outputPath("libmodel.a"), *signature, writeObject);
 
   std::string output = outputPath("a.out");
   SmallString<128> object;
