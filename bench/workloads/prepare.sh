@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Compiles W1-W5 for CUDA into build-gpu/workloads/ (carried to the GPU
+# machine) and records mlxc's compile time on this machine.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build}
+DEST=build-gpu/workloads
+mkdir -p "$DEST"
+: > "$DEST/compile_times.txt"
+for w in w1 w2 w3 w4 w5; do
+  start=$(date +%s.%N)
+  "$BUILD/bin/mlxc" bench/workloads/$w.mlir --target=cuda -o "$DEST/$w" 2>/dev/null
+  end=$(date +%s.%N)
+  echo "$w compile $(echo "$end - $start" | bc) s" >> "$DEST/compile_times.txt"
+done
+cp bench/workloads/run_gpu.py "$DEST/"
+cat "$DEST/compile_times.txt"
