@@ -27,20 +27,20 @@ static std::string getBufferizePipeline(bool markResults) {
 
 std::string mlx::getCpuLLVMPipeline() {
   return getBufferizePipeline(/*markResults=*/false) +
-      // Strided copies would call the C runner utils' memrefCopy otherwise.
-      "mlxc-copy-to-linalg,"
-      "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
-      "convert-scf-to-cf,"
-      // ipowi and friends have no LLVM intrinsic: expand them to functions;
-      // math without an LLVM intrinsic (erf, sinh, ...) calls libm.
-      "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
-      // bf16 arithmetic and conversions through f32, then the f32 <-> bf16
-      // conversions as integer ops: no libgcc __truncsfbf2 needed.
-      "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
-      "arith-expand{include-bf16},"
-      "convert-arith-to-llvm,convert-index-to-llvm,finalize-memref-to-llvm,"
-      "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
-      "convert-cf-to-llvm,reconcile-unrealized-casts";
+         // Strided copies would call the C runner utils' memrefCopy otherwise.
+         "mlxc-copy-to-linalg,"
+         "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
+         "convert-scf-to-cf,"
+         // ipowi and friends have no LLVM intrinsic: expand them to functions;
+         // math without an LLVM intrinsic (erf, sinh, ...) calls libm.
+         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+         // bf16 arithmetic and conversions through f32, then the f32 <-> bf16
+         // conversions as integer ops: no libgcc __truncsfbf2 needed.
+         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+         "arith-expand{include-bf16},"
+         "convert-arith-to-llvm,convert-index-to-llvm,finalize-memref-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
 std::string mlx::getCudaKernelPipeline(bool prefetch) {
@@ -51,13 +51,15 @@ std::string mlx::getCudaKernelPipeline(bool prefetch) {
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
          "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize," +
-         std::string(prefetch ? "func.func(mlx-memory-placement)"
-                   : "func.func(mlx-memory-placement{prefetch=false})");
+         std::string(prefetch
+                         ? "func.func(mlx-memory-placement)"
+                         : "func.func(mlx-memory-placement{prefetch=false})");
 }
 
 std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
   return "lower-affine,convert-scf-to-cf,"
-         "nvvm-attach-target{chip=" + chip.str() + " l=" + libdevicePath.str() +
+         "nvvm-attach-target{chip=" +
+         chip.str() + " l=" + libdevicePath.str() +
          " O=3},"
          // sm_70 has no bf16 conversion instructions.
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
@@ -93,11 +95,11 @@ LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline) {
 }
 
 void mlx::registerMlxcPipelines() {
-  PassPipelineRegistration<>(
-      "mlxc-linalg-pipeline", "mlx dialect to fused linalg on tensors",
-      [](OpPassManager &pm) {
-        (void)parsePassPipeline(getLinalgPipeline(), pm);
-      });
+  PassPipelineRegistration<>("mlxc-linalg-pipeline",
+                             "mlx dialect to fused linalg on tensors",
+                             [](OpPassManager &pm) {
+                               (void)parsePassPipeline(getLinalgPipeline(), pm);
+                             });
   PassPipelineRegistration<>(
       "mlxc-cpu-llvm-pipeline",
       "fused linalg on tensors to the LLVM dialect for the host CPU",

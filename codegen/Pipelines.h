@@ -1,4 +1,5 @@
-//===- Pipelines.h - the compilation pipelines of mlxc ------------*- C++ -*-===//
+//===- Pipelines.h - the compilation pipelines of mlxc ------------*- C++
+//-*-===//
 //
 // Each phase boundary is a named normal form the driver can stop at
 // (`mlxc --emit=...`) and that mlx-opt reproduces from the same text:

@@ -84,7 +84,8 @@ public:
   /// mean over the last axis, kept, in the dtype of x.
   Value meanLast(Value x) {
     int64_t n = shape(x).back();
-    return mul(sumKeep(x, {-1}), scalar(dtype(x), 1.0 / static_cast<double>(n)));
+    return mul(sumKeep(x, {-1}),
+               scalar(dtype(x), 1.0 / static_cast<double>(n)));
   }
   Value isInf(Value x) {
     return op<EqualOp>({op<AbsOp>(x), scalar(dtype(x), INFINITY)});
@@ -105,9 +106,9 @@ struct DecomposeSoftmax final : OpRewritePattern<SoftmaxOp> {
     GraphBuilder g(rewriter, op.getLoc());
     Type out = g.dtype(op.getResult());
     auto rank = cast<RankedTensorType>(op.getX().getType()).getRank();
-    SmallVector<int64_t> axes = op.getAxes()
-                                    ? llvm::to_vector(*op.getAxes())
-                                    : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    SmallVector<int64_t> axes =
+        op.getAxes() ? llvm::to_vector(*op.getAxes())
+                     : llvm::to_vector(llvm::seq<int64_t>(0, rank));
     Type compute = (op.getPrecise() && isHalf(out)) ? f32(rewriter) : out;
     Value x = g.astype(op.getX(), compute);
     Value e = g.op<ExpOp>(g.sub(x, g.maxKeep(x, axes)));
@@ -125,9 +126,9 @@ struct DecomposeLogsumexp final : OpRewritePattern<LogsumexpOp> {
     GraphBuilder g(rewriter, op.getLoc());
     Type out = g.dtype(op.getResult());
     auto rank = cast<RankedTensorType>(op.getX().getType()).getRank();
-    SmallVector<int64_t> axes = op.getAxes()
-                                    ? llvm::to_vector(*op.getAxes())
-                                    : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    SmallVector<int64_t> axes =
+        op.getAxes() ? llvm::to_vector(*op.getAxes())
+                     : llvm::to_vector(llvm::seq<int64_t>(0, rank));
     Type compute = isHalf(out) ? f32(rewriter) : out;
     Value x = g.astype(op.getX(), compute);
     Value m = g.maxKeep(x, axes);
@@ -187,7 +188,8 @@ struct DecomposeAddmm final : OpRewritePattern<AddmmOp> {
                                 PatternRewriter &rewriter) const override {
     GraphBuilder g(rewriter, op.getLoc());
     Type out = g.dtype(op.getResult());
-    Value p = g.op<MatmulOp>({g.astype(op.getA(), out), g.astype(op.getB(), out)});
+    Value p =
+        g.op<MatmulOp>({g.astype(op.getA(), out), g.astype(op.getB(), out)});
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     if (alpha != 1.0)
@@ -226,8 +228,8 @@ struct DecomposeVectorMatmul final : OpRewritePattern<MatmulOp> {
     if (g.shape(b).size() == 1)
       b = g.reshape(b, {g.shape(b)[0], 1});
     Value p = g.op<MatmulOp>({a, b});
-    rewriter.replaceOp(op, g.reshape(p, cast<RankedTensorType>(op.getType())
-                                            .getShape()));
+    rewriter.replaceOp(
+        op, g.reshape(p, cast<RankedTensorType>(op.getType()).getShape()));
     return success();
   }
 };
@@ -286,8 +288,8 @@ struct DecomposeAttention final
       else
         scores = g.add(scores, g.astype(mask, dt));
     }
-    Value p = g.op<SoftmaxOp>(scores, {g.axes({-1}),
-                                       g.attr("precise", rewriter.getBoolAttr(true))});
+    Value p = g.op<SoftmaxOp>(
+        scores, {g.axes({-1}), g.attr("precise", rewriter.getBoolAttr(true))});
     Value vg = g.reshape(v, {batch, hkv, 1, vs[2], vs[3]});
     Value o = g.op<MatmulOp>({p, g.astype(vg, dt)});
     rewriter.replaceOp(op, g.reshape(o, {batch, hq, len, vs[3]}));
@@ -312,11 +314,10 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
     int64_t rank = shape.size(), len = shape[rank - 2], feat = shape[rank - 1];
     int64_t dims = op.getDims(), half = dims / 2;
     auto arange = [&](int64_t n) {
-      return ArangeOp::create(rewriter, op.getLoc(),
-                              RankedTensorType::get({n}, f),
-                              rewriter.getF64FloatAttr(0),
-                              rewriter.getF64FloatAttr(n),
-                              rewriter.getF64FloatAttr(1))
+      return ArangeOp::create(
+                 rewriter, op.getLoc(), RankedTensorType::get({n}, f),
+                 rewriter.getF64FloatAttr(0), rewriter.getF64FloatAttr(n),
+                 rewriter.getF64FloatAttr(1))
           .getResult();
     };
     Value positions = g.add(arange(len), g.astype(op.getOffset(), f));
@@ -326,20 +327,21 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
       invFreq = g.div(g.scalar(f, 1.0), g.astype(freqs, f));
     } else {
       double logBase = std::log(op.getBase()->convertToDouble());
-      invFreq = g.op<ExpOp>(
-          g.mul(arange(half), g.scalar(f, -2.0 * logBase / dims)));
+      invFreq =
+          g.op<ExpOp>(g.mul(arange(half), g.scalar(f, -2.0 * logBase / dims)));
     }
-    Value theta = g.mul(g.reshape(positions, {len, 1}),
-                        g.reshape(invFreq, {1, half}));
+    Value theta =
+        g.mul(g.reshape(positions, {len, 1}), g.reshape(invFreq, {1, half}));
     Value cos = g.op<CosOp>(theta), sin = g.op<SinOp>(theta);
     auto slice = [&](Value v, int64_t start, int64_t stop, int64_t stride) {
       SmallVector<int64_t> lo(rank, 0), hi(shape), st(rank, 1);
       lo.back() = start;
       hi.back() = stop;
       st.back() = stride;
-      return g.op<SliceOp>(v, {g.attr("start", rewriter.getDenseI64ArrayAttr(lo)),
-                               g.attr("stop", rewriter.getDenseI64ArrayAttr(hi)),
-                               g.attr("strides", rewriter.getDenseI64ArrayAttr(st))});
+      return g.op<SliceOp>(
+          v, {g.attr("start", rewriter.getDenseI64ArrayAttr(lo)),
+              g.attr("stop", rewriter.getDenseI64ArrayAttr(hi)),
+              g.attr("strides", rewriter.getDenseI64ArrayAttr(st))});
     };
     Value xf = g.astype(x, f);
     Value x1, x2;
@@ -353,15 +355,16 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
     Value r1 = g.sub(g.mul(x1, cos), g.mul(x2, sin));
     Value r2 = g.add(g.mul(x1, sin), g.mul(x2, cos));
     auto concat = [&](ValueRange parts, int64_t axis) {
-      return g.op<ConcatenateOp>(parts, {g.attr("axis", rewriter.getI64IntegerAttr(axis))});
+      return g.op<ConcatenateOp>(
+          parts, {g.attr("axis", rewriter.getI64IntegerAttr(axis))});
     };
     Value rotated;
     if (op.getTraditional()) {
       SmallVector<int64_t> pairShape(shape);
       pairShape.back() = half;
       pairShape.push_back(1);
-      Value both = concat({g.reshape(r1, pairShape), g.reshape(r2, pairShape)},
-                          rank);
+      Value both =
+          concat({g.reshape(r1, pairShape), g.reshape(r2, pairShape)}, rank);
       SmallVector<int64_t> flat(shape);
       flat.back() = dims;
       rotated = g.reshape(both, flat);

@@ -84,7 +84,8 @@ static BufferUses collectUses(Value root, Block &body,
       Operation *top = body.findAncestorOpInBlock(*user);
       if (!top)
         continue;
-      Access kind = isa<gpu::LaunchFuncOp>(user) ? Access::Device : Access::Host;
+      Access kind =
+          isa<gpu::LaunchFuncOp>(user) ? Access::Device : Access::Host;
       uses.byOp[top] = uses.byOp.lookup(top) | kind;
       uses.all = uses.all | kind;
       unsigned position = order.lookup(top);
@@ -129,8 +130,8 @@ static func::FuncOp getPrefetchFunction(ModuleOp module) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(kPrefetchFn))
     return fn;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto type = b.getFunctionType({b.getI64Type(), b.getI64Type(), b.getI32Type()},
-                                {});
+  auto type =
+      b.getFunctionType({b.getI64Type(), b.getI64Type(), b.getI32Type()}, {});
   auto fn = func::FuncOp::create(b, module.getLoc(), kPrefetchFn, type);
   fn.setPrivate();
   return fn;
@@ -138,7 +139,8 @@ static func::FuncOp getPrefetchFunction(ModuleOp module) {
 
 static void emitPrefetch(OpBuilder &b, Location loc, func::FuncOp fn,
                          Value buffer, int64_t bytes, bool toDevice) {
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value pointer64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), pointer);
   Value size = arith::ConstantIntOp::create(b, loc, bytes, 64);
   Value direction = arith::ConstantIntOp::create(b, loc, toDevice ? 1 : 0, 32);
@@ -205,11 +207,11 @@ void MlxMemoryPlacementPass::runOnOperation() {
   // waited for at once.
   auto tokenType = gpu::AsyncTokenType::get(&getContext());
   if (deviceBytes > 0) {
-    Value ready = gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
-                      .getAsyncToken();
-    auto alloc = gpu::AllocOp::create(b, loc, arenaType(deviceBytes), tokenType,
-                                      ValueRange{ready}, ValueRange{},
-                                      ValueRange{});
+    Value ready =
+        gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
+    auto alloc =
+        gpu::AllocOp::create(b, loc, arenaType(deviceBytes), tokenType,
+                             ValueRange{ready}, ValueRange{}, ValueRange{});
     gpu::WaitOp::create(b, loc, Type(), ValueRange{alloc.getAsyncToken()});
     deviceArena = alloc.getMemref();
   }
@@ -225,8 +227,8 @@ void MlxMemoryPlacementPass::runOnOperation() {
         arith::ConstantIndexOp::create(b, loc, buffers[index].offset);
     Value view = memref::ViewOp::create(b, global.getLoc(), global.getType(),
                                         deviceArena, offset, ValueRange{});
-    Value ready = gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
-                      .getAsyncToken();
+    Value ready =
+        gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
     auto copy = gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{ready},
                                       view, global);
     gpu::WaitOp::create(b, loc, Type(), ValueRange{copy.getAsyncToken()});
@@ -312,12 +314,11 @@ void MlxMemoryPlacementPass::runOnOperation() {
   for (auto ret : llvm::to_vector(body.getOps<func::ReturnOp>())) {
     b.setInsertionPoint(ret);
     if (deviceArena) {
-      Value ready = gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
-                        .getAsyncToken();
+      Value ready =
+          gpu::WaitOp::create(b, loc, tokenType, ValueRange{}).getAsyncToken();
       auto dealloc = gpu::DeallocOp::create(b, loc, tokenType,
                                             ValueRange{ready}, deviceArena);
-      gpu::WaitOp::create(b, loc, Type(),
-                          ValueRange{dealloc.getAsyncToken()});
+      gpu::WaitOp::create(b, loc, Type(), ValueRange{dealloc.getAsyncToken()});
     }
     if (unifiedArena)
       memref::DeallocOp::create(b, loc, unifiedArena);

@@ -1,4 +1,5 @@
-//===- Passes.h - transformations of the mlx dialect -------------*- C++ -*-===//
+//===- Passes.h - transformations of the mlx dialect -------------*- C++
+//-*-===//
 
 #ifndef MLXC_PASSES_PASSES_H
 #define MLXC_PASSES_PASSES_H

@@ -29,8 +29,8 @@ struct MlxcMergeGpuModulesPass final
            llvm::make_early_inc_range(source.getBody()->without_terminator())) {
         auto symbol = dyn_cast<SymbolOpInterface>(op);
         if (!symbol) {
-          source.emitError() << "cannot merge a gpu.module holding "
-                             << op.getName();
+          source.emitError()
+              << "cannot merge a gpu.module holding " << op.getName();
           return signalPassFailure();
         }
         StringAttr oldName = symbol.getNameAttr();
@@ -41,8 +41,8 @@ struct MlxcMergeGpuModulesPass final
       }
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto it = renamed.find({launch.getKernelModuleName(),
-                              launch.getKernelName()});
+      auto it =
+          renamed.find({launch.getKernelModuleName(), launch.getKernelName()});
       if (it == renamed.end())
         return WalkResult::advance();
       launch.setKernelAttr(SymbolRefAttr::get(

@@ -31,8 +31,7 @@ struct MlxcOffloadHostLoopsPass final
     getOperation()->walk([&](func::FuncOp func) {
       if (func.isExternal())
         return;
-      for (Operation &op :
-           llvm::make_early_inc_range(func.getBody().front())) {
+      for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
         if (op.getNumResults() != 0 || isa<scf::ParallelOp>(op) ||
             !isa<scf::ForOp, memref::StoreOp, memref::CopyOp>(op) ||
             !touchesMemory(&op))

@@ -22,9 +22,8 @@ struct MlxcTileParallelLoopsPass final
   using Base::Base;
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
-      getOperation()->emitError()
-          << "block-size must be in [1, 1024], got "
-          << static_cast<int64_t>(blockSize);
+      getOperation()->emitError() << "block-size must be in [1, 1024], got "
+                                  << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     SmallVector<scf::ParallelOp> outermost;
@@ -62,8 +61,8 @@ struct MlxcTileParallelLoopsPass final
     // Fold the collapsed bounds into constants for convert-parallel-loops-
     // to-gpu. Only folding: canonicalization would merge the tile loops
     // back into one nest and leave one thread per block.
-    if (failed(applyPatternsGreedily(getOperation(),
-                                     FrozenRewritePatternSet())))
+    if (failed(
+            applyPatternsGreedily(getOperation(), FrozenRewritePatternSet())))
       return signalPassFailure();
   }
 };

@@ -13,7 +13,8 @@ using namespace mlir::mlx;
 std::string ProgramSignature::str() const {
   std::string text = "entry " + entry + "\n";
   auto add = [&](StringRef kind, const TensorSpec &spec) {
-    text += (kind + " " + spec.name + " " + getDtypeName(spec.dtype) + " ").str();
+    text +=
+        (kind + " " + spec.name + " " + getDtypeName(spec.dtype) + " ").str();
     if (spec.shape.empty())
       text += "scalar";
     for (auto [i, dim] : llvm::enumerate(spec.shape))
@@ -29,7 +30,8 @@ std::string ProgramSignature::str() const {
 
 std::string mlx::getGraphSymbol(StringRef entry, Variant variant) {
   return ((variant == Variant::Cpu ? "mlxc_graph_" : "mlxc_graph_cuda_") +
-          entry).str();
+          entry)
+      .str();
 }
 
 FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
@@ -47,18 +49,21 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
     spec.dtype = tensor.getElementType();
     spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
     StringAttr name = attrs ? attrs.getAs<StringAttr>("mlx.name") : nullptr;
-    spec.name = name ? name.str()
-                     : ((kind == "argument" ? "arg" : "out") + Twine(index)).str();
+    spec.name =
+        name ? name.str()
+             : ((kind == "argument" ? "arg" : "out") + Twine(index)).str();
     return spec;
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    FailureOr<TensorSpec> spec = read(type, func.getArgAttrDict(i), "argument", i);
+    FailureOr<TensorSpec> spec =
+        read(type, func.getArgAttrDict(i), "argument", i);
     if (failed(spec))
       return failure();
     signature.inputs.push_back(*spec);
   }
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
-    FailureOr<TensorSpec> spec = read(type, func.getResultAttrDict(i), "result", i);
+    FailureOr<TensorSpec> spec =
+        read(type, func.getResultAttrDict(i), "result", i);
     if (failed(spec))
       return failure();
     signature.outputs.push_back(*spec);
@@ -120,9 +125,9 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
     computed += isComputed(k);
   size_t buffers = numInputs + computed;
   if (!fn || fn.getNumArguments() != buffers)
-    return module.emitError() << "lowered graph function '" << graph
-                              << "' with " << buffers
-                              << " pointer arguments not found";
+    return module.emitError()
+           << "lowered graph function '" << graph << "' with " << buffers
+           << " pointer arguments not found";
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = fn.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
@@ -137,16 +142,19 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
                            b.getStringAttr(text));
   }
 
-  auto entryType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr});
-  auto entry = LLVM::LLVMFuncOp::create(
-      b, loc,
-      variant == Variant::Cpu ? "mlxc_program_entry" : "mlxc_program_entry_cuda",
-      entryType);
+  auto entryType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr});
+  auto entry = LLVM::LLVMFuncOp::create(b, loc,
+                                        variant == Variant::Cpu
+                                            ? "mlxc_program_entry"
+                                            : "mlxc_program_entry_cuda",
+                                        entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   auto loadSlot = [&](size_t i) -> Value {
-    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
-                                     ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value slot =
+        LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     return LLVM::LoadOp::create(b, loc, ptr, slot);
   };
   SmallVector<Value> args;
@@ -164,7 +172,8 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
     size_t from = source.kind == OutputSource::Input ? source.index
                                                      : numInputs + source.index;
     Value bytes = LLVM::ConstantOp::create(
-        b, loc, b.getI64Type(), b.getI64IntegerAttr(byteSize(signature.outputs[k])));
+        b, loc, b.getI64Type(),
+        b.getI64IntegerAttr(byteSize(signature.outputs[k])));
     if (variant == Variant::Cpu) {
       LLVM::MemcpyOp::create(b, loc, loadSlot(numInputs + k), loadSlot(from),
                              bytes, /*isVolatile=*/false);
@@ -181,9 +190,9 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
       memcpyFn = LLVM::LLVMFuncOp::create(b, loc, "mgpuMemcpy", memcpyType);
     }
     Value null = LLVM::ZeroOp::create(b, loc, ptr);
-    LLVM::CallOp::create(b, loc, memcpyFn,
-                         ValueRange{loadSlot(numInputs + k), loadSlot(from),
-                                    bytes, null});
+    LLVM::CallOp::create(
+        b, loc, memcpyFn,
+        ValueRange{loadSlot(numInputs + k), loadSlot(from), bytes, null});
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();
@@ -208,8 +217,9 @@ LogicalResult mlx::addTypedEntryPoint(ModuleOp module,
                                         b.getI64IntegerAttr(count));
   Value array = LLVM::AllocaOp::create(b, loc, ptr, ptr, size);
   for (size_t i = 0; i < count; ++i) {
-    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
-                                     ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value slot =
+        LLVM::GEPOp::create(b, loc, ptr, ptr, array,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     LLVM::StoreOp::create(b, loc, body->getArgument(i), slot);
   }
   LLVM::CallOp::create(b, loc, entry, ValueRange{array});

@@ -1,4 +1,5 @@
-//===- EntryPoint.h - the C entry point of a compiled graph ------*- C++ -*-===//
+//===- EntryPoint.h - the C entry point of a compiled graph ------*- C++
+//-*-===//
 //
 // A compiled program exports `void mlxc_program_entry(void **buffers)` (inputs
 // then outputs, row-major) and `const char mlxc_program_signature[]`, which

@@ -25,7 +25,8 @@ MlxStorageTypeConverter::MlxStorageTypeConverter() {
   });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
   };
   addSourceMaterialization(cast);
   addTargetMaterialization(cast);
@@ -85,15 +86,15 @@ struct ConvertMlxToLinalgPass final
       if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
               ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
         op->emitOpError() << "is a composite op; run mlx-decompose before "
-                           "convert-mlx-to-linalg";
+                             "convert-mlx-to-linalg";
         unsupported = true;
         return;
       }
       if (!hasLinalgLowering(op)) {
         op->emitOpError() << "has no lowering in mlxc's code generator (it "
-                           "lowers elementwise, creation, layout, gather, "
-                           "reduction, scan, matmul and the decomposed "
-                           "composite ops)";
+                             "lowers elementwise, creation, layout, gather, "
+                             "reduction, scan, matmul and the decomposed "
+                             "composite ops)";
         unsupported = true;
         return;
       }
@@ -109,7 +110,8 @@ struct ConvertMlxToLinalgPass final
     });
     if (unsupported)
       return signalPassFailure();
-    if (failed(applyFullConversion(getOperation(), target, std::move(patterns))))
+    if (failed(
+            applyFullConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -13,7 +13,7 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value input,
-                            ArrayRef<int64_t> shape) {
+                              ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(input.getType());
   if (type.getShape() == shape)
     return input;
@@ -33,7 +33,8 @@ Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value input,
   }
   if (shape.size() == 1)
     return flat;
-  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
   return tensor::ExpandShapeOp::create(b, loc, target, flat,
                                        ArrayRef<ReassociationIndices>{all});
 }
@@ -57,8 +58,8 @@ struct ReshapeLikeLowering final : OpConversionPattern<OpTy> {
         !cast<RankedTensorType>(op.getX().getType()).hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     rewriter.replaceOp(op, lowering::reshapeTensor(rewriter, op.getLoc(),
-                                                 adaptor.getX(),
-                                                 type.getShape()));
+                                                   adaptor.getX(),
+                                                   type.getShape()));
     return success();
   }
 };
@@ -74,10 +75,10 @@ struct TransposeOpLowering final : OpConversionPattern<TransposeOp> {
         op.getAxes(), [&](int64_t a) { return a < 0 ? a + rank : a; });
     Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
                                          type.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
-                                                       adaptor.getX(), init,
-                                                       perm)
-                               .getResult());
+    rewriter.replaceOp(op,
+                       linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                   adaptor.getX(), init, perm)
+                           .getResult());
     return success();
   }
 };
@@ -94,11 +95,10 @@ struct SliceOpLowering final : OpConversionPattern<SliceOp> {
       // Walk backwards: out[i] = x[start + i * stride] on every axis.
       Value src = adaptor.getX();
       ArrayRef<int64_t> start = op.getStart(), strides = op.getStrides();
-      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                           type.getShape(),
-                                           type.getElementType());
-      SmallVector<utils::IteratorType> iterators(
-          type.getRank(), utils::IteratorType::parallel);
+      Value init = tensor::EmptyOp::create(
+          rewriter, op.getLoc(), type.getShape(), type.getElementType());
+      SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                                 utils::IteratorType::parallel);
       auto generic = linalg::GenericOp::create(
           rewriter, op.getLoc(), TypeRange{type}, ValueRange{}, init,
           AffineMap::getMultiDimIdentityMap(type.getRank(),
@@ -155,11 +155,10 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
       // update element lands there.
       ArrayRef<int64_t> start = op.getStart(), strides = op.getStrides();
       auto type = storageOf(srcType);
-      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                           type.getShape(),
-                                           type.getElementType());
-      SmallVector<utils::IteratorType> iterators(
-          type.getRank(), utils::IteratorType::parallel);
+      Value init = tensor::EmptyOp::create(
+          rewriter, op.getLoc(), type.getShape(), type.getElementType());
+      SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                                 utils::IteratorType::parallel);
       AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(),
                                                        rewriter.getContext());
       auto generic = linalg::GenericOp::create(
@@ -201,9 +200,9 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
             Value fromUpdate = args[0];
             if (llvm::none_of(sliceShape, [](int64_t s) { return s == 0; }))
               fromUpdate = tensor::ExtractOp::create(b, l, update, coords);
-            linalg::YieldOp::create(
-                b, l, Value(arith::SelectOp::create(b, l, inside, fromUpdate,
-                                                    args[0])));
+            linalg::YieldOp::create(b, l,
+                                    Value(arith::SelectOp::create(
+                                        b, l, inside, fromUpdate, args[0])));
           });
       rewriter.replaceOp(op, generic.getResult(0));
       return success();
@@ -225,17 +224,19 @@ static SmallVector<Value> readOffsets(OpBuilder &b, Location loc, Value start,
                                       ArrayRef<int64_t> sliceShape) {
   SmallVector<Value> offsets(srcType.getRank(),
                              arith::ConstantIndexOp::create(b, loc, 0));
-  bool isSignedIdx = getDtypeCategory(startType.getElementType()) ==
-                     DtypeCategory::Signed;
+  bool isSignedIdx =
+      getDtypeCategory(startType.getElementType()) == DtypeCategory::Signed;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     int64_t a = axis < 0 ? axis + srcType.getRank() : axis;
     SmallVector<Value> index;
     if (startType.getRank() == 1)
       index.push_back(arith::ConstantIndexOp::create(b, loc, i));
     Value raw = tensor::ExtractOp::create(b, loc, start, index);
-    Value idx = isSignedIdx
-                    ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
-                    : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
+    Value idx =
+        isSignedIdx
+            ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
+            : Value(
+                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
     idx = arith::MaxSIOp::create(b, loc, idx,
                                  arith::ConstantIndexOp::create(b, loc, 0));
     idx = arith::MinSIOp::create(
@@ -295,7 +296,8 @@ struct DynamicSliceUpdateOpLowering final
     int64_t rank = type.getRank();
     Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
                                          type.getElementType());
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
+    AffineMap id =
+        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     bool emptyUpdate = updateType.getNumElements() == 0;
@@ -313,16 +315,16 @@ struct DynamicSliceUpdateOpLowering final
           Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d) {
-            Value k = arith::SubIOp::create(b, l, linalg::IndexOp::create(b, l, d),
-                                            offsets[d]);
-            Value lo = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::sge, k,
-                arith::ConstantIndexOp::create(b, l, 0));
+            Value k = arith::SubIOp::create(
+                b, l, linalg::IndexOp::create(b, l, d), offsets[d]);
+            Value lo =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, k,
+                                      arith::ConstantIndexOp::create(b, l, 0));
             Value hi = arith::CmpIOp::create(
                 b, l, arith::CmpIPredicate::slt, k,
                 arith::ConstantIndexOp::create(b, l, updateType.getDimSize(d)));
-            inside = arith::AndIOp::create(
-                b, l, inside, arith::AndIOp::create(b, l, lo, hi));
+            inside = arith::AndIOp::create(b, l, inside,
+                                           arith::AndIOp::create(b, l, lo, hi));
             coords.push_back(arith::MaxSIOp::create(
                 b, l, arith::ConstantIndexOp::create(b, l, 0),
                 arith::MinSIOp::create(
@@ -331,9 +333,9 @@ struct DynamicSliceUpdateOpLowering final
                         b, l, updateType.getDimSize(d) - 1))));
           }
           Value fromUpdate = tensor::ExtractOp::create(b, l, update, coords);
-          linalg::YieldOp::create(
-              b, l,
-              Value(arith::SelectOp::create(b, l, inside, fromUpdate, args[0])));
+          linalg::YieldOp::create(b, l,
+                                  Value(arith::SelectOp::create(
+                                      b, l, inside, fromUpdate, args[0])));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -379,8 +381,8 @@ struct ConcatenateOpLowering final : OpConversionPattern<ConcatenateOp> {
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     axis = axis < 0 ? axis + rank : axis;
-    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                           toStorageType(type.getElementType()));
+    Value result = tensor::EmptyOp::create(
+        rewriter, loc, type.getShape(), toStorageType(type.getElementType()));
     int64_t offset = 0;
     for (auto [original, converted] :
          llvm::zip(op.getInputs(), adaptor.getInputs())) {
@@ -414,13 +416,14 @@ struct PadOpLowering final : OpConversionPattern<PadOp> {
     auto srcType = cast<RankedTensorType>(op.getX().getType());
     int64_t rank = srcType.getRank();
     SmallVector<int64_t> low(rank, 0), high(rank, 0);
-    for (auto [axis, lo, hi] : llvm::zip(op.getAxes(), op.getLow(), op.getHigh())) {
+    for (auto [axis, lo, hi] :
+         llvm::zip(op.getAxes(), op.getLow(), op.getHigh())) {
       int64_t a = axis < 0 ? axis + rank : axis;
       low[a] = lo;
       high[a] = hi;
     }
-    Value padValue =
-        tensor::ExtractOp::create(rewriter, loc, adaptor.getPadValue(), ValueRange{});
+    Value padValue = tensor::ExtractOp::create(
+        rewriter, loc, adaptor.getPadValue(), ValueRange{});
     auto pad = tensor::PadOp::create(
         rewriter, loc, storageOf(op.getType()), adaptor.getX(),
         getAsIndexOpFoldResult(rewriter.getContext(), low),
@@ -435,12 +438,14 @@ struct PadOpLowering final : OpConversionPattern<PadOp> {
 static Value normalizeIndex(OpBuilder &b, Location loc, Value raw,
                             Type indexDtype, int64_t size, int64_t extent) {
   bool isSignedIdx = getDtypeCategory(indexDtype) == DtypeCategory::Signed;
-  Value idx = isSignedIdx
-                  ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
-                  : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
+  Value idx =
+      isSignedIdx
+          ? Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw))
+          : Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   if (isSignedIdx) {
-    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx, zero);
+    Value neg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx, zero);
     Value wrapped = arith::AddIOp::create(
         b, loc, idx, arith::ConstantIndexOp::create(b, loc, size));
     idx = arith::SelectOp::create(b, loc, neg, wrapped, idx);
@@ -501,8 +506,8 @@ struct GatherOpLowering final : OpConversionPattern<GatherOp> {
                                         srcType.getDimSize(d), sizes[d]);
             coords.push_back(arith::AddIOp::create(b, l, base, j));
           }
-          linalg::YieldOp::create(b, l,
-                                  tensor::ExtractOp::create(b, l, src, coords).getResult());
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, src, coords).getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -531,7 +536,8 @@ struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
         lowering::getBroadcastMap(ctx, idxType.getShape(), type.getShape()),
         AffineMap::getMultiDimIdentityMap(rank, ctx)};
     Value src = adaptor.getX();
-    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{storage}, adaptor.getIndices(), init, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
@@ -549,8 +555,8 @@ struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
               j = arith::ConstantIndexOp::create(b, l, 0);
             coords.push_back(j);
           }
-          linalg::YieldOp::create(b, l,
-                                  tensor::ExtractOp::create(b, l, src, coords).getResult());
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, src, coords).getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -569,7 +575,7 @@ struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
     if (!srcType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     Value flat = lowering::reshapeTensor(rewriter, loc, adaptor.getX(),
-                                       {srcType.getNumElements()});
+                                         {srcType.getNumElements()});
     auto storage = storageOf(type);
     Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
                                          storage.getElementType());
@@ -579,7 +585,8 @@ struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
     int64_t offset = op.getOffset();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{storage}, ValueRange{}, init,
-        AffineMap::getMultiDimIdentityMap(type.getRank(), rewriter.getContext()),
+        AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                          rewriter.getContext()),
         iterators, [&](OpBuilder &b, Location l, ValueRange) {
           Value pos = arith::ConstantIndexOp::create(b, l, offset);
           for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -600,12 +607,12 @@ struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
 
 void mlx::populateMlxDataMovementToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<ExpandDimsOp>,
-               ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<FlattenOp>,
-               ReshapeLikeLowering<UnflattenOp>, TransposeOpLowering,
-               SliceOpLowering, SliceUpdateOpLowering, DynamicSliceOpLowering,
-               DynamicSliceUpdateOpLowering, ConcatenateOpLowering,
-               SplitOpLowering,
-               PadOpLowering, GatherOpLowering, TakeAlongAxisOpLowering,
-               AsStridedOpLowering>(converter, patterns.getContext());
+  patterns
+      .add<ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<ExpandDimsOp>,
+           ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<FlattenOp>,
+           ReshapeLikeLowering<UnflattenOp>, TransposeOpLowering,
+           SliceOpLowering, SliceUpdateOpLowering, DynamicSliceOpLowering,
+           DynamicSliceUpdateOpLowering, ConcatenateOpLowering, SplitOpLowering,
+           PadOpLowering, GatherOpLowering, TakeAlongAxisOpLowering,
+           AsStridedOpLowering>(converter, patterns.getContext());
 }

@@ -19,8 +19,8 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 AffineMap lowering::getBroadcastMap(MLIRContext *ctx,
-                                  ArrayRef<int64_t> operandShape,
-                                  ArrayRef<int64_t> resultShape) {
+                                    ArrayRef<int64_t> operandShape,
+                                    ArrayRef<int64_t> resultShape) {
   int64_t rank = resultShape.size();
   int64_t offset = rank - operandShape.size();
   SmallVector<AffineExpr> exprs;
@@ -62,9 +62,8 @@ Value lowering::buildElementwiseGeneric(
 }
 
 static SmallVector<RankedTensorType> tensorTypes(ValueRange values) {
-  return llvm::map_to_vector(values, [](Value v) {
-    return cast<RankedTensorType>(v.getType());
-  });
+  return llvm::map_to_vector(
+      values, [](Value v) { return cast<RankedTensorType>(v.getType()); });
 }
 
 namespace {

@@ -67,10 +67,10 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
                                          ArrayRef<int64_t>{nb, m, n}, accDtype);
     Value zero = scalarConstant(rewriter, loc, accDtype, 0);
     Value acc = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
-    Value product = linalg::BatchMatmulOp::create(rewriter, loc,
-                                                  TypeRange{acc.getType()},
-                                                  ValueRange{a, b}, acc)
-                        .getResult(0);
+    Value product =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                      ValueRange{a, b}, acc)
+            .getResult(0);
     if (accDtype != dtype) {
       auto accType = RankedTensorType::get({nb, m, n}, accDtype);
       product = lowering::buildElementwiseGeneric(
@@ -79,8 +79,8 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
             return castScalar(bb, l, args[0], accDtype, dtype);
           });
     }
-    rewriter.replaceOp(op, lowering::reshapeTensor(rewriter, loc, product,
-                                                 type.getShape()));
+    rewriter.replaceOp(
+        op, lowering::reshapeTensor(rewriter, loc, product, type.getShape()));
     return success();
   }
 };

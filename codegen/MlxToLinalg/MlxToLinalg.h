@@ -1,4 +1,5 @@
-//===- MlxToLinalg.h - lowering of mlx ops to linalg -------------*- C++ -*-===//
+//===- MlxToLinalg.h - lowering of mlx ops to linalg -------------*- C++
+//-*-===//
 //
 // mlx ops on tensors become linalg/tensor/arith/math ops on tensors of
 // signless storage types. Patterns are grouped by op family, one file each.
@@ -44,8 +45,8 @@ AffineMap getBroadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
 /// A linalg.generic over `resultType` (storage) whose body computes
 /// `body(builder, loc, operand elements)` from broadcast `inputs`.
 Value buildElementwiseGeneric(
-    OpBuilder &b, Location loc, RankedTensorType resultType,
-    ValueRange inputs, ArrayRef<RankedTensorType> inputTypes,
+    OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
+    ArrayRef<RankedTensorType> inputTypes,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,

@@ -30,8 +30,8 @@ enum class Combine { Sum, Prod, Max, Min, All, Any };
 static Value identityValue(OpBuilder &b, Location loc, Combine kind,
                            Type dtype) {
   if (auto floatType = dyn_cast<FloatType>(dtype)) {
-    double v = kind == Combine::Max   ? -INFINITY
-               : kind == Combine::Min ? INFINITY
+    double v = kind == Combine::Max    ? -INFINITY
+               : kind == Combine::Min  ? INFINITY
                : kind == Combine::Prod ? 1.0
                                        : 0.0;
     return scalarConstant(b, loc, dtype, v);
@@ -51,8 +51,8 @@ static Value identityValue(OpBuilder &b, Location loc, Combine kind,
     value = isSignedInt ? APInt::getSignedMinValue(bits) : APInt(bits, 0);
     break;
   case Combine::Min:
-    value = isSignedInt ? APInt::getSignedMaxValue(bits)
-                        : APInt::getMaxValue(bits);
+    value =
+        isSignedInt ? APInt::getSignedMaxValue(bits) : APInt::getMaxValue(bits);
     break;
   }
   Type storage = toStorageType(dtype);
@@ -121,7 +121,8 @@ struct ReduceOpLowering final : OpConversionPattern<OpTy> {
     Type outDtype = outType.getElementType();
     Type accDtype = accumulatorDtype(outDtype);
     Type accStorage = toStorageType(accDtype);
-    Value init = tensor::EmptyOp::create(rewriter, loc, reducedShape, accStorage);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, reducedShape, accStorage);
     Value identity = identityValue(rewriter, loc, kind, accDtype);
     Value filled =
         linalg::FillOp::create(rewriter, loc, identity, init).getResult(0);
@@ -141,7 +142,8 @@ struct ReduceOpLowering final : OpConversionPattern<OpTy> {
             return castScalar(b, l, args[0], accDtype, outDtype);
           });
     if (op.getKeepdims())
-      result = lowering::reshapeTensor(rewriter, loc, result, outType.getShape());
+      result =
+          lowering::reshapeTensor(rewriter, loc, result, outType.getShape());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -176,19 +178,19 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
     Type dtype = inType.getElementType();
     Type storage = toStorageType(dtype);
     Type i32 = rewriter.getI32Type();
-    Value best = linalg::FillOp::create(
-                     rewriter, loc,
-                     identityValue(rewriter, loc,
-                                   isMax ? Combine::Max : Combine::Min, dtype),
-                     tensor::EmptyOp::create(rewriter, loc, reducedShape,
-                                             storage).getResult())
-                     .getResult(0);
-    Value index =
+    Value best =
         linalg::FillOp::create(
-            rewriter, loc, scalarConstant(rewriter, loc, i32, 0),
-            tensor::EmptyOp::create(rewriter, loc, reducedShape, i32)
+            rewriter, loc,
+            identityValue(rewriter, loc, isMax ? Combine::Max : Combine::Min,
+                          dtype),
+            tensor::EmptyOp::create(rewriter, loc, reducedShape, storage)
                 .getResult())
             .getResult(0);
+    Value index = linalg::FillOp::create(
+                      rewriter, loc, scalarConstant(rewriter, loc, i32, 0),
+                      tensor::EmptyOp::create(rewriter, loc, reducedShape, i32)
+                          .getResult())
+                      .getResult(0);
     AffineMap inMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
     bool isFloat = isa<FloatType>(dtype);
@@ -201,28 +203,33 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
           Value x = args[0], cur = args[1], curIdx = args[2];
           Value better;
           if (isFloat) {
-            Value xNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
-            Value curNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, cur, cur);
-            Value cmp = arith::CmpFOp::create(
-                b, l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                x, cur);
+            Value xNan =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+            Value curNan = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::UNO, cur, cur);
+            Value cmp = arith::CmpFOp::create(b, l,
+                                              isMax ? arith::CmpFPredicate::OGT
+                                                    : arith::CmpFPredicate::OLT,
+                                              x, cur);
             Value notCurNan = arith::XOrIOp::create(
                 b, l, curNan, scalarConstant(b, l, b.getI1Type(), 1));
             better = arith::AndIOp::create(
                 b, l, notCurNan, arith::OrIOp::create(b, l, xNan, cmp));
           } else {
             arith::CmpIPredicate pred =
-                isMax ? (isSignedInt ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
-                      : (isSignedInt ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult);
+                isMax ? (isSignedInt ? arith::CmpIPredicate::sgt
+                                     : arith::CmpIPredicate::ugt)
+                      : (isSignedInt ? arith::CmpIPredicate::slt
+                                     : arith::CmpIPredicate::ult);
             better = arith::CmpIOp::create(b, l, pred, x, cur);
           }
           // The first element always wins so that the fill value is never
           // reported (it may equal a real element).
           Value pos = linalg::IndexOp::create(b, l, axis);
           Value pos32 = arith::IndexCastOp::create(b, l, i32, pos);
-          Value first = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, pos,
-              arith::ConstantIndexOp::create(b, l, 0));
+          Value first =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, pos,
+                                    arith::ConstantIndexOp::create(b, l, 0));
           Value take = arith::OrIOp::create(b, l, first, better);
           linalg::YieldOp::create(
               b, l,
@@ -231,8 +238,9 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
         });
     Value result = generic.getResult(1);
     if (op.getKeepdims())
-      result = lowering::reshapeTensor(rewriter, loc, result,
-                                     cast<RankedTensorType>(op.getType()).getShape());
+      result = lowering::reshapeTensor(
+          rewriter, loc, result,
+          cast<RankedTensorType>(op.getType()).getShape());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -259,16 +267,18 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
     SmallVector<int64_t> sliceShape(inType.getShape());
     sliceShape.erase(sliceShape.begin() + axis);
     auto accType = RankedTensorType::get(sliceShape, accDtype);
-    auto accStorage = RankedTensorType::get(sliceShape, toStorageType(accDtype));
+    auto accStorage =
+        RankedTensorType::get(sliceShape, toStorageType(accDtype));
     auto inSlice = RankedTensorType::get(sliceShape, toStorageType(inDtype));
     auto outSlice = RankedTensorType::get(sliceShape, toStorageType(outDtype));
 
-    Value acc0 = linalg::FillOp::create(
-                     rewriter, loc, identityValue(rewriter, loc, kind, accDtype),
-                     tensor::EmptyOp::create(rewriter, loc, sliceShape,
-                                             accStorage.getElementType())
-                         .getResult())
-                     .getResult(0);
+    Value acc0 =
+        linalg::FillOp::create(
+            rewriter, loc, identityValue(rewriter, loc, kind, accDtype),
+            tensor::EmptyOp::create(rewriter, loc, sliceShape,
+                                    accStorage.getElementType())
+                .getResult())
+            .getResult(0);
     Value result0 = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
                                             toStorageType(outDtype));
     Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -304,11 +314,10 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
           };
           Value result = iter[1];
           if (!inclusive)
-            result = tensor::InsertSliceOp::create(b, l, castOut(iter[0]),
-                                                   result, offsets, sizes,
-                                                   strides);
-          AffineMap id = AffineMap::getMultiDimIdentityMap(
-              sliceShape.size(), b.getContext());
+            result = tensor::InsertSliceOp::create(
+                b, l, castOut(iter[0]), result, offsets, sizes, strides);
+          AffineMap id = AffineMap::getMultiDimIdentityMap(sliceShape.size(),
+                                                           b.getContext());
           SmallVector<utils::IteratorType> iterators(
               sliceShape.size(), utils::IteratorType::parallel);
           Value next =
@@ -347,5 +356,5 @@ void mlx::populateMlxReductionToLinalgPatterns(const TypeConverter &converter,
                ScanOpLowering<CumprodOp, Combine::Prod>,
                ScanOpLowering<CummaxOp, Combine::Max>,
                ScanOpLowering<CumminOp, Combine::Min>>(converter,
-                                                     patterns.getContext());
+                                                       patterns.getContext());
 }

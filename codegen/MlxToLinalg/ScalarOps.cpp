@@ -53,8 +53,9 @@ static Value intConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
 Value mlx::castScalar(OpBuilder &b, Location loc, Value value, Type from,
                       Type to) {
   Type target = toStorageType(to);
-  if (from == to || (value.getType() == target && !from.isInteger(1) &&
-                     !to.isInteger(1) && isFloatDtype(from) == isFloatDtype(to)))
+  if (from == to ||
+      (value.getType() == target && !from.isInteger(1) && !to.isInteger(1) &&
+       isFloatDtype(from) == isFloatDtype(to)))
     return value;
   if (to.isInteger(1)) {
     if (isFloatDtype(from))
@@ -83,9 +84,9 @@ Value mlx::castScalar(OpBuilder &b, Location loc, Value value, Type from,
     // Integers reach half types through f32: arith-expand only expands the
     // f32 -> bf16 truncation, and there is no libgcc to fall back on.
     Type via = target.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : target;
-    Value converted =
-        srcSigned ? Value(arith::SIToFPOp::create(b, loc, via, value))
-                  : Value(arith::UIToFPOp::create(b, loc, via, value));
+    Value converted = srcSigned
+                          ? Value(arith::SIToFPOp::create(b, loc, via, value))
+                          : Value(arith::UIToFPOp::create(b, loc, via, value));
     if (via == target)
       return converted;
     return arith::TruncFOp::create(b, loc, target, converted);
@@ -116,8 +117,12 @@ Value mlx::castScalar(OpBuilder &b, Location loc, Value value, Type from,
 static Value emitErfinv(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
   auto c = [&](double v) { return floatConstant(b, loc, t, v); };
-  auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, loc, p, q); };
-  auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, loc, p, q); };
+  auto mul = [&](Value p, Value q) {
+    return arith::MulFOp::create(b, loc, p, q);
+  };
+  auto add = [&](Value p, Value q) {
+    return arith::AddFOp::create(b, loc, p, q);
+  };
   auto horner = [&](Value w, ArrayRef<double> coeffs) {
     Value p = c(coeffs.front());
     for (double k : coeffs.drop_front())
@@ -129,15 +134,14 @@ static Value emitErfinv(OpBuilder &b, Location loc, Value x) {
   Value onePlus = add(c(1), x);
   Value w = arith::NegFOp::create(
       b, loc, math::LogOp::create(b, loc, mul(oneMinus, onePlus)));
-  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w,
-                                      c(5.0));
+  Value small =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w, c(5.0));
   Value ws = arith::SubFOp::create(b, loc, w, c(2.5));
-  Value pSmall =
-      horner(ws, {2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
-                  -4.39150654e-06, 0.00021858087, -0.00125372503,
-                  -0.00417768164, 0.246640727, 1.50140941});
-  Value wl = arith::SubFOp::create(b, loc, math::SqrtOp::create(b, loc, w),
-                                   c(3.0));
+  Value pSmall = horner(ws, {2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
+                             -4.39150654e-06, 0.00021858087, -0.00125372503,
+                             -0.00417768164, 0.246640727, 1.50140941});
+  Value wl =
+      arith::SubFOp::create(b, loc, math::SqrtOp::create(b, loc, w), c(3.0));
   Value pLarge = horner(wl, {-0.000200214257, 0.000100950558, 0.00134934322,
                              -0.00367342844, 0.00573950773, -0.0076224613,
                              0.00943887047, 1.00167406, 2.83297682});
@@ -150,7 +154,9 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
   Type ct = computeType(in);
   Value v = castScalar(b, loc, x, in, computeDtype(in));
   bool isFloat = isFloatDtype(in);
-  auto finish = [&](Value r) { return castScalar(b, loc, r, computeDtype(in), out); };
+  auto finish = [&](Value r) {
+    return castScalar(b, loc, r, computeDtype(in), out);
+  };
 
   // Ops that keep integer dtypes.
   std::optional<Value> same =
@@ -169,10 +175,12 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
           })
           .Case([&](SignOp) -> Value {
             if (isFloat) {
-              Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                                v, floatConstant(b, loc, ct, 0));
-              Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                                v, floatConstant(b, loc, ct, 0));
+              Value pos =
+                  arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v,
+                                        floatConstant(b, loc, ct, 0));
+              Value neg =
+                  arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                                        floatConstant(b, loc, ct, 0));
               // MLX computes (x > 0) - (x < 0): zero and NaN give +0.
               Value r = arith::SelectOp::create(b, loc, neg,
                                                 floatConstant(b, loc, ct, -1),
@@ -190,10 +198,12 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
             Value zero = intConstant(b, loc, ct, 0);
             Value pos = arith::ExtUIOp::create(
                 b, loc, ct,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, v, zero));
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, v,
+                                      zero));
             Value neg = arith::ExtUIOp::create(
                 b, loc, ct,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero));
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v,
+                                      zero));
             return arith::SubIOp::create(b, loc, pos, neg);
           })
           .Case([&](FloorOp) -> Value {
@@ -216,8 +226,8 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
   if (isa<LogicalNotOp>(op)) {
     Value truth = castScalar(b, loc, v, computeDtype(in),
                              IntegerType::get(b.getContext(), 1));
-    return Value(arith::XOrIOp::create(
-        b, loc, truth, intConstant(b, loc, b.getI1Type(), 1)));
+    return Value(arith::XOrIOp::create(b, loc, truth,
+                                       intConstant(b, loc, b.getI1Type(), 1)));
   }
   if (isa<BitwiseInvertOp>(op))
     return Value(arith::XOrIOp::create(b, loc, v, intConstant(b, loc, ct, -1)));
@@ -253,9 +263,10 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
           .Case([&](ErfOp) { return math::ErfOp::create(b, loc, f); })
           .Case([&](ErfinvOp) { return emitErfinv(b, loc, f); })
           .Case([&](SigmoidOp) {
-            Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, f));
-            return arith::DivFOp::create(b, loc, one(),
-                                         arith::AddFOp::create(b, loc, one(), e));
+            Value e =
+                math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, f));
+            return arith::DivFOp::create(
+                b, loc, one(), arith::AddFOp::create(b, loc, one(), e));
           })
           .Default([](Operation *) { return Value(); });
   if (!r)
@@ -282,12 +293,16 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
     Type t = x.getType();
     Value r = arith::RemFOp::create(b, loc, x, y);
     Value zero = floatConstant(b, loc, t, 0);
-    Value rNonZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
-    Value rNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
-    Value yNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero);
+    Value rNonZero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
+    Value rNeg =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
+    Value yNeg =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero);
     Value fix = arith::AndIOp::create(
         b, loc, rNonZero, arith::XOrIOp::create(b, loc, rNeg, yNeg));
-    return arith::SelectOp::create(b, loc, fix, arith::AddFOp::create(b, loc, r, y), r);
+    return arith::SelectOp::create(b, loc, fix,
+                                   arith::AddFOp::create(b, loc, r, y), r);
   }
   if (dtype.isInteger(1))
     return intConstant(b, loc, b.getI1Type(), 0);
@@ -297,12 +312,16 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
   Type t = x.getType();
   Value r = arith::RemSIOp::create(b, loc, x, d);
   Value zero = intConstant(b, loc, t, 0);
-  Value rNonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
-  Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
-  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
+  Value rNonZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value rNeg =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+  Value yNeg =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
   Value fix = arith::AndIOp::create(b, loc, rNonZero,
                                     arith::XOrIOp::create(b, loc, rNeg, yNeg));
-  return arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, d), r);
+  return arith::SelectOp::create(b, loc, fix,
+                                 arith::AddIOp::create(b, loc, r, d), r);
 }
 
 static Value emitFloorDivide(OpBuilder &b, Location loc, Value x, Value y,
@@ -372,14 +391,17 @@ static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y) {
   Value lo = emitExtreme(b, loc, x, y, t, /*wantMax=*/false);
   Value inf = floatConstant(b, loc, t, INFINITY);
   Value ninf = floatConstant(b, loc, t, -INFINITY);
-  Value loIsNinf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lo, ninf);
-  Value hiIsInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, inf);
+  Value loIsNinf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lo, ninf);
+  Value hiIsInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, inf);
   Value sum = arith::AddFOp::create(
       b, loc, hi,
       math::Log1pOp::create(
-          b, loc, math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, lo, hi))));
-  return arith::SelectOp::create(b, loc, arith::OrIOp::create(b, loc, loIsNinf, hiIsInf),
-                                 hi, sum);
+          b, loc,
+          math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, lo, hi))));
+  return arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, loIsNinf, hiIsInf), hi, sum);
 }
 
 /// Emits a comparison of x and y (storage of `dtype`) as i1.
@@ -397,7 +419,8 @@ static Value emitCompare(OpBuilder &b, Location loc, Operation *op, Value x,
     Value r = arith::CmpFOp::create(b, loc, pred, x, y);
     if (auto eq = dyn_cast<EqualOp>(op); eq && eq.getEqualNan()) {
       Value bothNan = arith::AndIOp::create(
-          b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x),
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x),
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y, y));
       r = arith::OrIOp::create(b, loc, r, bothNan);
     }
@@ -408,10 +431,18 @@ static Value emitCompare(OpBuilder &b, Location loc, Operation *op, Value x,
       TypeSwitch<Operation *, arith::CmpIPredicate>(op)
           .Case([](EqualOp) { return arith::CmpIPredicate::eq; })
           .Case([](NotEqualOp) { return arith::CmpIPredicate::ne; })
-          .Case([&](LessOp) { return s ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult; })
-          .Case([&](LessEqualOp) { return s ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule; })
-          .Case([&](GreaterOp) { return s ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt; })
-          .Default([&](Operation *) { return s ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge; });
+          .Case([&](LessOp) {
+            return s ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
+          })
+          .Case([&](LessEqualOp) {
+            return s ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
+          })
+          .Case([&](GreaterOp) {
+            return s ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
+          })
+          .Default([&](Operation *) {
+            return s ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+          });
   return arith::CmpIOp::create(b, loc, pred, x, y);
 }
 
@@ -429,7 +460,8 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
   }
   Type promoted = promoteTypes(lhsDtype, rhsDtype);
   bool isCompare =
-      isa<EqualOp, NotEqualOp, LessOp, LessEqualOp, GreaterOp, GreaterEqualOp>(op);
+      isa<EqualOp, NotEqualOp, LessOp, LessEqualOp, GreaterOp, GreaterEqualOp>(
+          op);
   // The dtype the op computes in: the result's, except for comparisons.
   Type dtype = isCompare ? promoted : out;
   Type cd = computeDtype(dtype);
@@ -442,39 +474,62 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
   Value r =
       TypeSwitch<Operation *, Value>(op)
           .Case([&](AddOp) -> Value {
-            if (isFloat) return arith::AddFOp::create(b, loc, x, y);
-            if (isBool) return arith::OrIOp::create(b, loc, x, y);
+            if (isFloat)
+              return arith::AddFOp::create(b, loc, x, y);
+            if (isBool)
+              return arith::OrIOp::create(b, loc, x, y);
             return arith::AddIOp::create(b, loc, x, y);
           })
           .Case([&](SubtractOp) -> Value {
-            if (isFloat) return arith::SubFOp::create(b, loc, x, y);
-            if (isBool) return arith::XOrIOp::create(b, loc, x, y);
+            if (isFloat)
+              return arith::SubFOp::create(b, loc, x, y);
+            if (isBool)
+              return arith::XOrIOp::create(b, loc, x, y);
             return arith::SubIOp::create(b, loc, x, y);
           })
           .Case([&](MultiplyOp) -> Value {
-            if (isFloat) return arith::MulFOp::create(b, loc, x, y);
-            if (isBool) return arith::AndIOp::create(b, loc, x, y);
+            if (isFloat)
+              return arith::MulFOp::create(b, loc, x, y);
+            if (isBool)
+              return arith::AndIOp::create(b, loc, x, y);
             return arith::MulIOp::create(b, loc, x, y);
           })
-          .Case([&](DivideOp) -> Value { return arith::DivFOp::create(b, loc, x, y); })
-          .Case([&](FloorDivideOp) { return emitFloorDivide(b, loc, x, y, cd); })
+          .Case([&](DivideOp) -> Value {
+            return arith::DivFOp::create(b, loc, x, y);
+          })
+          .Case(
+              [&](FloorDivideOp) { return emitFloorDivide(b, loc, x, y, cd); })
           .Case([&](RemainderOp) { return emitRemainder(b, loc, x, y, cd); })
           .Case([&](PowerOp) -> Value {
-            if (isFloat) return math::PowFOp::create(b, loc, x, y);
-            if (isBool) return arith::OrIOp::create(b, loc, x,
-                arith::XOrIOp::create(b, loc, y, intConstant(b, loc, i1, 1)));
+            if (isFloat)
+              return math::PowFOp::create(b, loc, x, y);
+            if (isBool)
+              return arith::OrIOp::create(
+                  b, loc, x,
+                  arith::XOrIOp::create(b, loc, y, intConstant(b, loc, i1, 1)));
             return emitIntegerPower(b, loc, x, y, isSigned(cd));
           })
           .Case([&](MaximumOp) { return emitExtreme(b, loc, x, y, cd, true); })
           .Case([&](MinimumOp) { return emitExtreme(b, loc, x, y, cd, false); })
           .Case([&](LogaddexpOp) { return emitLogaddexp(b, loc, x, y); })
-          .Case([&](Arctan2Op) -> Value { return math::Atan2Op::create(b, loc, x, y); })
-          .Case([&](BitwiseAndOp) -> Value { return arith::AndIOp::create(b, loc, x, y); })
-          .Case([&](BitwiseOrOp) -> Value { return arith::OrIOp::create(b, loc, x, y); })
-          .Case([&](BitwiseXorOp) -> Value { return arith::XOrIOp::create(b, loc, x, y); })
-          .Case([&](LeftShiftOp) -> Value { return arith::ShLIOp::create(b, loc, x, y); })
+          .Case([&](Arctan2Op) -> Value {
+            return math::Atan2Op::create(b, loc, x, y);
+          })
+          .Case([&](BitwiseAndOp) -> Value {
+            return arith::AndIOp::create(b, loc, x, y);
+          })
+          .Case([&](BitwiseOrOp) -> Value {
+            return arith::OrIOp::create(b, loc, x, y);
+          })
+          .Case([&](BitwiseXorOp) -> Value {
+            return arith::XOrIOp::create(b, loc, x, y);
+          })
+          .Case([&](LeftShiftOp) -> Value {
+            return arith::ShLIOp::create(b, loc, x, y);
+          })
           .Case([&](RightShiftOp) -> Value {
-            if (isSigned(cd)) return arith::ShRSIOp::create(b, loc, x, y);
+            if (isSigned(cd))
+              return arith::ShRSIOp::create(b, loc, x, y);
             return arith::ShRUIOp::create(b, loc, x, y);
           })
           .Default([](Operation *) { return Value(); });
@@ -485,10 +540,10 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
 
 bool mlx::isElementwiseOp(Operation *op) {
   return isa<AbsOp, NegativeOp, SignOp, FloorOp, CeilOp, RoundOp, SqrtOp,
-             RsqrtOp, SquareOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op,
-             Log1pOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, TanhOp, ArcsinOp,
-             ArccosOp, ArctanOp, ArcsinhOp, ArccoshOp, ArctanhOp, SigmoidOp,
-             ErfOp, ErfinvOp, LogicalNotOp, BitwiseInvertOp, AddOp, SubtractOp,
+             RsqrtOp, SquareOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp,
+             SinOp, CosOp, TanOp, SinhOp, CoshOp, TanhOp, ArcsinOp, ArccosOp,
+             ArctanOp, ArcsinhOp, ArccoshOp, ArctanhOp, SigmoidOp, ErfOp,
+             ErfinvOp, LogicalNotOp, BitwiseInvertOp, AddOp, SubtractOp,
              MultiplyOp, DivideOp, FloorDivideOp, RemainderOp, PowerOp,
              MaximumOp, MinimumOp, LogaddexpOp, Arctan2Op, EqualOp, NotEqualOp,
              LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, LogicalAndOp,

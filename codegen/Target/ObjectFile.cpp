@@ -18,17 +18,18 @@ mlx::createHostTargetMachine(ModuleOp module, StringRef cpu) {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
-    return module.emitError() << "no LLVM target for " << triple.str() << ": "
-                              << error;
+    return module.emitError()
+           << "no LLVM target for " << triple.str() << ": " << error;
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, /*Features=*/"", options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
-    return module.emitError() << "cannot create a target machine for CPU '"
-                              << cpu << "'";
+    return module.emitError()
+           << "cannot create a target machine for CPU '" << cpu << "'";
   return machine;
 }
 
@@ -48,8 +49,8 @@ LogicalResult mlx::optimizeModule(ModuleOp anchor, llvm::Module &module,
                                   llvm::TargetMachine &machine) {
   auto optimize = makeOptimizingTransformer(3, 0, &machine);
   if (llvm::Error err = optimize(&module))
-    return anchor.emitError() << "LLVM optimization failed: "
-                              << llvm::toString(std::move(err));
+    return anchor.emitError()
+           << "LLVM optimization failed: " << llvm::toString(std::move(err));
   return success();
 }
 

@@ -1,4 +1,5 @@
-//===- ObjectFile.h - LLVM IR and object files for the host -------*- C++ -*-===//
+//===- ObjectFile.h - LLVM IR and object files for the host -------*- C++
+//-*-===//
 
 #ifndef MLXC_CODEGEN_TARGET_OBJECTFILE_H
 #define MLXC_CODEGEN_TARGET_OBJECTFILE_H

@@ -50,8 +50,8 @@ LogicalResult mlx::inferElementwiseResult(std::optional<Location> loc,
   case ResultRule::Shift:
     if (category == DtypeCategory::Float)
       return emitInferError(loc, opName,
-                         "needs integer or bool operands, got " +
-                             getDtypeName(dtype));
+                            "needs integer or bool operands, got " +
+                                getDtypeName(dtype));
     if (rule == ResultRule::Shift && category == DtypeCategory::Bool)
       dtype = IntegerType::get(dtype.getContext(), 8, IntegerType::Unsigned);
     break;
@@ -64,40 +64,40 @@ LogicalResult mlx::inferElementwiseResult(std::optional<Location> loc,
 // divmod, select
 //===----------------------------------------------------------------------===//
 
-LogicalResult DivmodOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult DivmodOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
-  if (failed(inferElementwiseResult(loc, getOperationName(),
-                                    ResultRule::Promote,
-                                    {adaptor.getLhs(), adaptor.getRhs()},
-                                    types)))
+  if (failed(
+          inferElementwiseResult(loc, getOperationName(), ResultRule::Promote,
+                                 {adaptor.getLhs(), adaptor.getRhs()}, types)))
     return failure();
   types.push_back(types.front());
   return success();
 }
 
-LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   auto condType = cast<RankedTensorType>(adaptor.getCondition().getType());
   if (!condType.getElementType().isInteger(1))
     return emitInferError(loc, getOperationName(),
-                       "condition must be bool, got " +
-                           getDtypeName(condType.getElementType()));
+                          "condition must be bool, got " +
+                              getDtypeName(condType.getElementType()));
   SmallVector<Type> valueTypes;
-  if (failed(inferElementwiseResult(loc, getOperationName(),
-                                    ResultRule::Promote,
-                                    {adaptor.getX(), adaptor.getY()},
-                                    valueTypes)))
+  if (failed(
+          inferElementwiseResult(loc, getOperationName(), ResultRule::Promote,
+                                 {adaptor.getX(), adaptor.getY()}, valueTypes)))
     return failure();
   auto valueType = cast<RankedTensorType>(valueTypes.front());
   FailureOr<Shape> shape =
       broadcastShapes({condType.getShape(), valueType.getShape()});
   if (failed(shape))
-    return emitInferError(loc, getOperationName(),
-                       "condition shape " + formatShape(condType.getShape()) +
-                           " does not broadcast with " +
-                           formatShape(valueType.getShape()));
+    return emitInferError(
+        loc, getOperationName(),
+        "condition shape " + formatShape(condType.getShape()) +
+            " does not broadcast with " + formatShape(valueType.getShape()));
   types.push_back(RankedTensorType::get(*shape, valueType.getElementType()));
   return success();
 }
@@ -114,7 +114,8 @@ LogicalResult AstypeOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
-LogicalResult ViewOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(adaptor.getX().getType());
@@ -124,17 +125,17 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   if (from != to) {
     if (shape.empty())
       return emitInferError(loc, getOperationName(),
-                         "cannot change the item size of a scalar (" +
-                             getDtypeName(type.getElementType()) + " to " +
-                             getDtypeName(dtype) + ")");
+                            "cannot change the item size of a scalar (" +
+                                getDtypeName(type.getElementType()) + " to " +
+                                getDtypeName(dtype) + ")");
     int64_t &last = shape.back();
     if (!ShapedType::isDynamic(last)) {
       if ((last * from) % to != 0)
         return emitInferError(loc, getOperationName(),
-                           "last axis of " + Twine(last) + " x " +
-                               getDtypeName(type.getElementType()) +
-                               " is not a whole number of " +
-                               getDtypeName(dtype));
+                              "last axis of " + Twine(last) + " x " +
+                                  getDtypeName(type.getElementType()) +
+                                  " is not a whole number of " +
+                                  getDtypeName(dtype));
       last = last * from / to;
     }
   }
@@ -180,8 +181,8 @@ LogicalResult ArangeOp::verify() {
     return emitOpError("cannot produce bool");
   double count = std::ceil((stop - start) / step);
   if (count > static_cast<double>(std::numeric_limits<int32_t>::max()))
-    return emitOpError("range of ") << count
-                                    << " elements exceeds MLX's maximum size";
+    return emitOpError("range of ")
+           << count << " elements exceeds MLX's maximum size";
   int64_t expected = std::max<int64_t>(0, static_cast<int64_t>(count));
   int64_t size = getResult().getType().getDimSize(0);
   if (!ShapedType::isDynamic(size) && size != expected)

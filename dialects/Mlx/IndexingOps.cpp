@@ -12,15 +12,14 @@ static RankedTensorType tensorType(Value value) {
 /// Checks that index array `i` addresses axis `axes[i]` of `src` and returns
 /// the broadcast shape of the index arrays.
 static FailureOr<Shape> inferIndexShape(std::optional<Location> loc,
-                                        StringRef opName,
-                                        RankedTensorType src,
+                                        StringRef opName, RankedTensorType src,
                                         ValueRange indices,
                                         ArrayRef<int64_t> axes) {
   if (indices.size() != axes.size())
     return emitInferError(loc, opName,
-                       "has " + Twine(indices.size()) +
-                           " index arrays but axes names " +
-                           Twine(axes.size()));
+                          "has " + Twine(indices.size()) +
+                              " index arrays but axes names " +
+                              Twine(axes.size()));
   if (failed(normalizeAxes(loc, opName, "axes", axes, src.getRank())))
     return failure();
   SmallVector<ArrayRef<int64_t>> shapes;
@@ -36,27 +35,27 @@ static FailureOr<Shape> inferIndexShape(std::optional<Location> loc,
   return shape;
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   RankedTensorType src = tensorType(adaptor.getSrc());
-  FailureOr<Shape> shape =
-      inferIndexShape(loc, getOperationName(), src, adaptor.getIndices(),
-                      adaptor.getAxes());
+  FailureOr<Shape> shape = inferIndexShape(
+      loc, getOperationName(), src, adaptor.getIndices(), adaptor.getAxes());
   if (failed(shape))
     return failure();
   ArrayRef<int64_t> sizes = adaptor.getSliceSizes();
   if (sizes.size() != static_cast<size_t>(src.getRank()))
     return emitInferError(loc, getOperationName(),
-                       "slice_sizes needs one entry per source axis (" +
-                           Twine(src.getRank()) + "), got " +
-                           Twine(sizes.size()));
+                          "slice_sizes needs one entry per source axis (" +
+                              Twine(src.getRank()) + "), got " +
+                              Twine(sizes.size()));
   for (auto [i, size] : llvm::enumerate(sizes))
     if (size < 0 || (!src.isDynamicDim(i) && size > src.getDimSize(i)))
       return emitInferError(loc, getOperationName(),
-                         "slice size " + Twine(size) + " of axis " + Twine(i) +
-                             " exceeds its size " +
-                             formatShape(src.getDimSize(i)));
+                            "slice size " + Twine(size) + " of axis " +
+                                Twine(i) + " exceeds its size " +
+                                formatShape(src.getDimSize(i)));
   shape->append(sizes.begin(), sizes.end());
   types.push_back(src.clone(*shape));
   return success();
@@ -75,17 +74,17 @@ LogicalResult mlx::inferScatterResult(std::optional<Location> loc,
   int64_t expectedRank = shape->size() + src.getRank();
   if (updates.getRank() != expectedRank)
     return emitInferError(loc, opName,
-                       "updates need rank " + Twine(expectedRank) +
-                           " (index rank + source rank), got shape " +
-                           formatShape(updates.getShape()));
+                          "updates need rank " + Twine(expectedRank) +
+                              " (index rank + source rank), got shape " +
+                              formatShape(updates.getShape()));
   ArrayRef<int64_t> slice = updates.getShape().take_back(src.getRank());
   for (int64_t i = 0; i < src.getRank(); ++i)
     if (!src.isDynamicDim(i) && !ShapedType::isDynamic(slice[i]) &&
         slice[i] > src.getDimSize(i))
       return emitInferError(loc, opName,
-                         "update slice " + formatShape(slice) +
-                             " does not fit in the source " +
-                             formatShape(src.getShape()));
+                            "update slice " + formatShape(slice) +
+                                " does not fit in the source " +
+                                formatShape(src.getShape()));
   types.push_back(src);
   return success();
 }
@@ -98,30 +97,31 @@ static FailureOr<Shape> inferAlongAxisShape(std::optional<Location> loc,
                                             RankedTensorType indices,
                                             int64_t axis) {
   if (indices.getRank() != x.getRank())
-    return emitInferError(loc, opName,
-                       "indices of shape " + formatShape(indices.getShape()) +
-                           " need the rank of the input " +
-                           formatShape(x.getShape()));
+    return emitInferError(
+        loc, opName,
+        "indices of shape " + formatShape(indices.getShape()) +
+            " need the rank of the input " + formatShape(x.getShape()));
   FailureOr<int64_t> normalized = normalizeAxis(axis, x.getRank());
   if (failed(normalized))
     return emitInferError(loc, opName,
-                       "axis " + Twine(axis) + " is out of range for rank " +
-                           Twine(x.getRank()));
+                          "axis " + Twine(axis) + " is out of range for rank " +
+                              Twine(x.getRank()));
   Shape xShape(x.getShape());
   xShape[*normalized] = indices.getDimSize(*normalized);
   FailureOr<Shape> shape = broadcastShapes({xShape, indices.getShape()});
   if (failed(shape))
-    return emitInferError(loc, opName,
-                       "indices of shape " + formatShape(indices.getShape()) +
-                           " do not broadcast with the input " +
-                           formatShape(x.getShape()) + " outside axis " +
-                           Twine(*normalized));
+    return emitInferError(
+        loc, opName,
+        "indices of shape " + formatShape(indices.getShape()) +
+            " do not broadcast with the input " + formatShape(x.getShape()) +
+            " outside axis " + Twine(*normalized));
   return shape;
 }
 
-LogicalResult TakeAlongAxisOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult TakeAlongAxisOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(adaptor.getX());
   FailureOr<Shape> shape =
       inferAlongAxisShape(loc, getOperationName(), x,
@@ -139,17 +139,17 @@ static LogicalResult inferScatterAxisResult(std::optional<Location> loc,
                                             int64_t axis,
                                             SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(xValue);
-  FailureOr<Shape> shape = inferAlongAxisShape(loc, opName, x,
-                                               tensorType(indices), axis);
+  FailureOr<Shape> shape =
+      inferAlongAxisShape(loc, opName, x, tensorType(indices), axis);
   if (failed(shape))
     return failure();
   ArrayRef<int64_t> valueShape = tensorType(values).getShape();
   FailureOr<Shape> merged = broadcastShapes({valueShape, *shape});
   if (failed(merged) || *merged != *shape)
     return emitInferError(loc, opName,
-                       "values of shape " + formatShape(valueShape) +
-                           " do not broadcast to the index shape " +
-                           formatShape(*shape));
+                          "values of shape " + formatShape(valueShape) +
+                              " do not broadcast to the index shape " +
+                              formatShape(*shape));
   types.push_back(x);
   return success();
 }
@@ -163,9 +163,10 @@ LogicalResult PutAlongAxisOp::inferReturnTypes(MLIRContext *,
                                 adaptor.getAxis(), types);
 }
 
-LogicalResult ScatterAddAxisOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult ScatterAddAxisOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
   return inferScatterAxisResult(loc, getOperationName(), adaptor.getX(),
                                 adaptor.getIndices(), adaptor.getValues(),
                                 adaptor.getAxis(), types);
@@ -180,20 +181,20 @@ LogicalResult mlx::inferSortResult(std::optional<Location> loc,
   FailureOr<int64_t> normalized = normalizeAxis(axis, type.getRank());
   if (failed(normalized))
     return emitInferError(loc, opName,
-                       "axis " + Twine(axis) + " is out of range for rank " +
-                           Twine(type.getRank()));
+                          "axis " + Twine(axis) + " is out of range for rank " +
+                              Twine(type.getRank()));
   if (kth) {
     int64_t size = type.getDimSize(*normalized);
     if (!ShapedType::isDynamic(size) && (*kth < -size || *kth >= size))
       return emitInferError(loc, opName,
-                         "kth " + Twine(*kth) + " is outside the axis of size " +
-                             Twine(size));
+                            "kth " + Twine(*kth) +
+                                " is outside the axis of size " + Twine(size));
   }
   if (!returnsIndices) {
     types.push_back(type);
     return success();
   }
-  types.push_back(
-      type.clone(IntegerType::get(type.getContext(), 32, IntegerType::Unsigned)));
+  types.push_back(type.clone(
+      IntegerType::get(type.getContext(), 32, IntegerType::Unsigned)));
   return success();
 }

@@ -32,7 +32,8 @@ static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape) {
 
 /// Resolves a requested shape with at most one -1 against `count` elements.
 static FailureOr<Shape> resolveShape(std::optional<Location> loc,
-                                     StringRef opName, ArrayRef<int64_t> request,
+                                     StringRef opName,
+                                     ArrayRef<int64_t> request,
                                      std::optional<int64_t> count) {
   Shape shape(request);
   int64_t known = 1;
@@ -46,7 +47,7 @@ static FailureOr<Shape> resolveShape(std::optional<Location> loc,
     }
     if (dim < 0)
       return emitInferError(loc, opName,
-                         "shape has a negative size " + Twine(dim));
+                            "shape has a negative size " + Twine(dim));
     known *= dim;
   }
   if (!count) {
@@ -57,18 +58,19 @@ static FailureOr<Shape> resolveShape(std::optional<Location> loc,
   if (inferred >= 0) {
     if (known == 0 || *count % known != 0)
       return emitInferError(loc, opName,
-                         "cannot infer the -1 in " + formatShape(request) +
-                             " from " + Twine(*count) + " elements");
+                            "cannot infer the -1 in " + formatShape(request) +
+                                " from " + Twine(*count) + " elements");
     shape[inferred] = *count / known;
   } else if (known != *count) {
     return emitInferError(loc, opName,
-                       "cannot reshape " + Twine(*count) + " elements to " +
-                           formatShape(request));
+                          "cannot reshape " + Twine(*count) + " elements to " +
+                              formatShape(request));
   }
   return shape;
 }
 
-LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
@@ -91,8 +93,8 @@ LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *,
   if (llvm::any_of(target, [](int64_t d) { return d < 0; }) || failed(shape) ||
       ArrayRef<int64_t>(*shape) != target)
     return emitInferError(loc, getOperationName(),
-                       "cannot broadcast " + formatShape(type.getShape()) +
-                           " to " + formatShape(target));
+                          "cannot broadcast " + formatShape(type.getShape()) +
+                              " to " + formatShape(target));
   types.push_back(type.clone(target));
   return success();
 }
@@ -105,9 +107,9 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> axes = adaptor.getAxes();
   if (static_cast<int64_t>(axes.size()) != type.getRank())
     return emitInferError(loc, getOperationName(),
-                       "axes " + formatShape(axes) +
-                           " must list every axis of a rank-" +
-                           Twine(type.getRank()) + " tensor once");
+                          "axes " + formatShape(axes) +
+                              " must list every axis of a rank-" +
+                              Twine(type.getRank()) + " tensor once");
   FailureOr<SmallVector<int64_t>> perm =
       normalizeAxes(loc, getOperationName(), "axes", axes, type.getRank());
   if (failed(perm))
@@ -139,7 +141,8 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
@@ -153,8 +156,9 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     for (int64_t axis : axes)
       if (type.getDimSize(axis) != 1)
         return emitInferError(loc, getOperationName(),
-                           "cannot squeeze axis " + Twine(axis) + " of size " +
-                               formatShape(type.getDimSize(axis)));
+                              "cannot squeeze axis " + Twine(axis) +
+                                  " of size " +
+                                  formatShape(type.getDimSize(axis)));
   } else {
     for (int64_t i = 0; i < type.getRank(); ++i)
       if (type.getDimSize(i) == 1)
@@ -168,7 +172,8 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
-LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
@@ -177,10 +182,10 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   FailureOr<int64_t> end = normalizeAxis(adaptor.getEndAxis(), rank);
   if (failed(start) || failed(end) || *start > *end)
     return emitInferError(loc, getOperationName(),
-                       "axes " + Twine(adaptor.getStartAxis()) + ".." +
-                           Twine(adaptor.getEndAxis()) +
-                           " are not an ordered range of a rank-" +
-                           Twine(type.getRank()) + " tensor");
+                          "axes " + Twine(adaptor.getStartAxis()) + ".." +
+                              Twine(adaptor.getEndAxis()) +
+                              " are not an ordered range of a rank-" +
+                              Twine(type.getRank()) + " tensor");
   if (type.getRank() == 0) {
     types.push_back(type.clone(Shape{1}));
     return success();
@@ -203,9 +208,9 @@ LogicalResult UnflattenOp::inferReturnTypes(MLIRContext *,
   FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), type.getRank());
   if (failed(axis))
     return emitInferError(loc, getOperationName(),
-                       "axis " + Twine(adaptor.getAxis()) +
-                           " is out of range for rank " +
-                           Twine(type.getRank()));
+                          "axis " + Twine(adaptor.getAxis()) +
+                              " is out of range for rank " +
+                              Twine(type.getRank()));
   int64_t size = type.getDimSize(*axis);
   FailureOr<Shape> pieces = resolveShape(
       loc, getOperationName(), adaptor.getShape(),
@@ -222,22 +227,23 @@ LogicalResult UnflattenOp::inferReturnTypes(MLIRContext *,
 
 /// The shape of x[start:stop:strides]; every list has one entry per axis.
 static FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
-                                        StringRef opName,
-                                        RankedTensorType type,
+                                        StringRef opName, RankedTensorType type,
                                         ArrayRef<int64_t> start,
                                         ArrayRef<int64_t> stop,
                                         ArrayRef<int64_t> strides) {
   size_t rank = type.getRank();
   if (start.size() != rank || stop.size() != rank || strides.size() != rank)
     return emitInferError(loc, opName,
-                       "start, stop and strides need " + Twine(rank) +
-                           " entries each, got " + Twine(start.size()) + ", " +
-                           Twine(stop.size()) + ", " + Twine(strides.size()));
+                          "start, stop and strides need " + Twine(rank) +
+                              " entries each, got " + Twine(start.size()) +
+                              ", " + Twine(stop.size()) + ", " +
+                              Twine(strides.size()));
   Shape shape;
   for (size_t i = 0; i < rank; ++i) {
     int64_t dim = type.getDimSize(i);
     if (strides[i] == 0)
-      return emitInferError(loc, opName, "stride of axis " + Twine(i) + " is 0");
+      return emitInferError(loc, opName,
+                            "stride of axis " + Twine(i) + " is 0");
     // MLX's Slice stores clamped bounds: [start, stop) forward, or
     // (stop, start] backward.
     // Forward slices cover [start, stop) within [0, dim]; backward ones
@@ -246,13 +252,14 @@ static FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
     int64_t hi = ShapedType::isDynamic(dim)
                      ? std::numeric_limits<int64_t>::max()
                      : (strides[i] > 0 ? dim : dim - 1);
-    bool inRange = start[i] >= lo && stop[i] >= lo && start[i] <= hi &&
-                   stop[i] <= hi;
+    bool inRange =
+        start[i] >= lo && stop[i] >= lo && start[i] <= hi && stop[i] <= hi;
     if (!inRange)
       return emitInferError(loc, opName,
-                         "slice " + Twine(start[i]) + ":" + Twine(stop[i]) +
-                             ":" + Twine(strides[i]) + " of axis " + Twine(i) +
-                             " is outside its size " + formatShape(dim));
+                            "slice " + Twine(start[i]) + ":" + Twine(stop[i]) +
+                                ":" + Twine(strides[i]) + " of axis " +
+                                Twine(i) + " is outside its size " +
+                                formatShape(dim));
     int64_t span = strides[i] > 0 ? stop[i] - start[i] : start[i] - stop[i];
     int64_t step = std::abs(strides[i]);
     shape.push_back(span <= 0 ? 0 : (span + step - 1) / step);
@@ -260,7 +267,8 @@ static FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
   return shape;
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
@@ -287,9 +295,9 @@ LogicalResult SliceUpdateOp::inferReturnTypes(MLIRContext *,
   FailureOr<Shape> merged = broadcastShapes({update.getShape(), *shape});
   if (failed(merged) || *merged != *shape)
     return emitInferError(loc, getOperationName(),
-                       "update of shape " + formatShape(update.getShape()) +
-                           " does not broadcast to the slice shape " +
-                           formatShape(*shape));
+                          "update of shape " + formatShape(update.getShape()) +
+                              " does not broadcast to the slice shape " +
+                              formatShape(*shape));
   types.push_back(type);
   return success();
 }
@@ -303,9 +311,9 @@ static LogicalResult verifyDynamicStart(std::optional<Location> loc,
       (start.getRank() == 1 && start.getDimSize(0) != (int64_t)axes.size()) ||
       (start.getRank() == 0 && axes.size() != 1))
     return emitInferError(loc, opName,
-                       "start must hold one offset per axis in axes (" +
-                           Twine(axes.size()) + "), got shape " +
-                           formatShape(start.getShape()));
+                          "start must hold one offset per axis in axes (" +
+                              Twine(axes.size()) + "), got shape " +
+                              formatShape(start.getShape()));
   return normalizeAxes(loc, opName, "axes", axes, src.getRank());
 }
 
@@ -321,15 +329,15 @@ LogicalResult DynamicSliceOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> size = adaptor.getSliceSize();
   if (size.size() != static_cast<size_t>(type.getRank()))
     return emitInferError(loc, getOperationName(),
-                       "slice_size needs one entry per axis (" +
-                           Twine(type.getRank()) + "), got " +
-                           Twine(size.size()));
+                          "slice_size needs one entry per axis (" +
+                              Twine(type.getRank()) + "), got " +
+                              Twine(size.size()));
   for (auto [i, s] : llvm::enumerate(size))
     if (s < 0 || (!type.isDynamicDim(i) && s > type.getDimSize(i)))
       return emitInferError(loc, getOperationName(),
-                         "slice size " + Twine(s) + " of axis " + Twine(i) +
-                             " exceeds its size " +
-                             formatShape(type.getDimSize(i)));
+                            "slice size " + Twine(s) + " of axis " + Twine(i) +
+                                " exceeds its size " +
+                                formatShape(type.getDimSize(i)));
   types.push_back(type.clone(size));
   return success();
 }
@@ -345,21 +353,22 @@ LogicalResult DynamicSliceUpdateOp::inferReturnTypes(
     return failure();
   if (update.getRank() != type.getRank())
     return emitInferError(loc, getOperationName(),
-                       "update rank " + Twine(update.getRank()) +
-                           " differs from source rank " +
-                           Twine(type.getRank()));
+                          "update rank " + Twine(update.getRank()) +
+                              " differs from source rank " +
+                              Twine(type.getRank()));
   for (int64_t i = 0; i < type.getRank(); ++i)
     if (!type.isDynamicDim(i) && !update.isDynamicDim(i) &&
         update.getDimSize(i) > type.getDimSize(i))
-      return emitInferError(loc, getOperationName(),
-                         "update of shape " + formatShape(update.getShape()) +
-                             " does not fit in " +
-                             formatShape(type.getShape()));
+      return emitInferError(
+          loc, getOperationName(),
+          "update of shape " + formatShape(update.getShape()) +
+              " does not fit in " + formatShape(type.getShape()));
   if (update.getElementType() != type.getElementType())
     return emitInferError(loc, getOperationName(),
-                       "update dtype " + getDtypeName(update.getElementType()) +
-                           " differs from source dtype " +
-                           getDtypeName(type.getElementType()));
+                          "update dtype " +
+                              getDtypeName(update.getElementType()) +
+                              " differs from source dtype " +
+                              getDtypeName(type.getElementType()));
   types.push_back(type);
   return success();
 }
@@ -375,18 +384,18 @@ LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *,
   FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), first.getRank());
   if (failed(axis))
     return emitInferError(loc, getOperationName(),
-                       "axis " + Twine(adaptor.getAxis()) +
-                           " is out of range for rank " +
-                           Twine(first.getRank()));
+                          "axis " + Twine(adaptor.getAxis()) +
+                              " is out of range for rank " +
+                              Twine(first.getRank()));
   Shape shape(first.getShape());
   Type dtype = first.getElementType();
   for (Value input : inputs.drop_front()) {
     RankedTensorType type = tensorType(input);
     if (type.getRank() != first.getRank())
-      return emitInferError(loc, getOperationName(),
-                         "inputs have different ranks: " +
-                             formatShape(first.getShape()) + " and " +
-                             formatShape(type.getShape()));
+      return emitInferError(
+          loc, getOperationName(),
+          "inputs have different ranks: " + formatShape(first.getShape()) +
+              " and " + formatShape(type.getShape()));
     for (int64_t i = 0; i < type.getRank(); ++i) {
       int64_t dim = type.getDimSize(i);
       if (i == *axis) {
@@ -396,10 +405,10 @@ LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *,
       } else if (!ShapedType::isDynamic(dim) &&
                  !ShapedType::isDynamic(shape[i]) && dim != shape[i]) {
         return emitInferError(loc, getOperationName(),
-                           "shapes " + formatShape(first.getShape()) + " and " +
-                               formatShape(type.getShape()) +
-                               " differ outside the concatenation axis " +
-                               Twine(*axis));
+                              "shapes " + formatShape(first.getShape()) +
+                                  " and " + formatShape(type.getShape()) +
+                                  " differ outside the concatenation axis " +
+                                  Twine(*axis));
       }
     }
     dtype = promoteTypes(dtype, type.getElementType());
@@ -408,38 +417,40 @@ LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
   FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), type.getRank());
   if (failed(axis))
     return emitInferError(loc, getOperationName(),
-                       "axis " + Twine(adaptor.getAxis()) +
-                           " is out of range for rank " +
-                           Twine(type.getRank()));
+                          "axis " + Twine(adaptor.getAxis()) +
+                              " is out of range for rank " +
+                              Twine(type.getRank()));
   int64_t size = type.getDimSize(*axis);
   int64_t previous = 0;
   SmallVector<int64_t> bounds(adaptor.getIndices());
   bounds.push_back(size);
   for (auto [i, bound] : llvm::enumerate(bounds)) {
     bool last = i + 1 == bounds.size();
-    if (!last && (bound < previous ||
-                  (!ShapedType::isDynamic(size) && bound > size)))
+    if (!last &&
+        (bound < previous || (!ShapedType::isDynamic(size) && bound > size)))
       return emitInferError(loc, getOperationName(),
-                         "indices " + formatShape(adaptor.getIndices()) +
-                             " must ascend within the axis size " +
-                             formatShape(size));
+                            "indices " + formatShape(adaptor.getIndices()) +
+                                " must ascend within the axis size " +
+                                formatShape(size));
     Shape shape(type.getShape());
-    shape[*axis] = ShapedType::isDynamic(bound) ? ShapedType::kDynamic
-                                                : bound - previous;
+    shape[*axis] =
+        ShapedType::isDynamic(bound) ? ShapedType::kDynamic : bound - previous;
     types.push_back(type.clone(shape));
     previous = bound;
   }
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
@@ -447,13 +458,13 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   if (padType.getRank() != 0 ||
       padType.getElementType() != type.getElementType())
     return emitInferError(loc, getOperationName(),
-                       "pad_value must be a scalar of the input dtype " +
-                           getDtypeName(type.getElementType()));
+                          "pad_value must be a scalar of the input dtype " +
+                              getDtypeName(type.getElementType()));
   ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
   if (low.size() != adaptor.getAxes().size() ||
       high.size() != adaptor.getAxes().size())
     return emitInferError(loc, getOperationName(),
-                       "low and high need one entry per axis in axes");
+                          "low and high need one entry per axis in axes");
   FailureOr<SmallVector<int64_t>> axes = normalizeAxes(
       loc, getOperationName(), "axes", adaptor.getAxes(), type.getRank());
   if (failed(axes))
@@ -462,7 +473,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   for (auto [i, axis] : llvm::enumerate(*axes)) {
     if (low[i] < 0 || high[i] < 0)
       return emitInferError(loc, getOperationName(),
-                         "padding of axis " + Twine(axis) + " is negative");
+                            "padding of axis " + Twine(axis) + " is negative");
     if (!ShapedType::isDynamic(shape[axis]))
       shape[axis] += low[i] + high[i];
   }
@@ -479,10 +490,11 @@ LogicalResult AsStridedOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> strides = adaptor.getStrides();
   if (shape.size() != strides.size())
     return emitInferError(loc, getOperationName(),
-                       "shape and strides differ in length");
+                          "shape and strides differ in length");
   if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
     return emitInferError(loc, getOperationName(),
-                       "shape " + formatShape(shape) + " has a negative size");
+                          "shape " + formatShape(shape) +
+                              " has a negative size");
   std::optional<int64_t> count = staticElementCount(type.getShape());
   if (count && !llvm::is_contained(shape, 0)) {
     // The lowest and highest flat element the view touches.
@@ -491,8 +503,9 @@ LogicalResult AsStridedOp::inferReturnTypes(MLIRContext *,
       (stride < 0 ? lo : hi) += (dim - 1) * stride;
     if (lo < 0 || hi >= *count)
       return emitInferError(loc, getOperationName(),
-                         "view reaches elements " + Twine(lo) + ".." +
-                             Twine(hi) + " of an input with " + Twine(*count));
+                            "view reaches elements " + Twine(lo) + ".." +
+                                Twine(hi) + " of an input with " +
+                                Twine(*count));
   }
   types.push_back(type.clone(shape));
   return success();

@@ -27,9 +27,9 @@ static FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
   Type dtype = promoteTypes(a.getElementType(), b.getElementType());
   if (getDtypeCategory(dtype) != DtypeCategory::Float)
     return emitInferError(loc, opName,
-                       "supports floating dtypes only, got " +
-                           getDtypeName(a.getElementType()) + " and " +
-                           getDtypeName(b.getElementType()));
+                          "supports floating dtypes only, got " +
+                              getDtypeName(a.getElementType()) + " and " +
+                              getDtypeName(b.getElementType()));
   Shape aShape(a.getShape()), bShape(b.getShape());
   if (a.getRank() == 1)
     aShape.insert(aShape.begin(), 1);
@@ -37,18 +37,18 @@ static FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
     bShape.push_back(1);
   int64_t k1 = aShape.back(), k2 = bShape[bShape.size() - 2];
   if (sizesConflict(k1, k2))
-    return emitInferError(loc, opName,
-                       "contraction sizes differ: " +
-                           formatShape(a.getShape()) + " @ " +
-                           formatShape(b.getShape()));
+    return emitInferError(
+        loc, opName,
+        "contraction sizes differ: " + formatShape(a.getShape()) + " @ " +
+            formatShape(b.getShape()));
   ArrayRef<int64_t> aBatch = ArrayRef<int64_t>(aShape).drop_back(2);
   ArrayRef<int64_t> bBatch = ArrayRef<int64_t>(bShape).drop_back(2);
   FailureOr<Shape> shape =
       broadcastBatch ? broadcastShapes({aBatch, bBatch}) : Shape();
   if (failed(shape))
     return emitInferError(loc, opName,
-                       "batch shapes " + formatShape(aBatch) + " and " +
-                           formatShape(bBatch) + " do not broadcast");
+                          "batch shapes " + formatShape(aBatch) + " and " +
+                              formatShape(bBatch) + " do not broadcast");
   if (a.getRank() > 1)
     shape->push_back(aShape[aShape.size() - 2]);
   if (b.getRank() > 1)
@@ -56,7 +56,8 @@ static FailureOr<RankedTensorType> inferMatmulType(std::optional<Location> loc,
   return RankedTensorType::get(*shape, dtype);
 }
 
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   FailureOr<RankedTensorType> type =
@@ -68,7 +69,8 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult AddmmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   FailureOr<RankedTensorType> type =
@@ -80,9 +82,9 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   FailureOr<Shape> shape = broadcastShapes({c.getShape(), type->getShape()});
   if (failed(shape) || ArrayRef<int64_t>(*shape) != type->getShape())
     return emitInferError(loc, getOperationName(),
-                       "c of shape " + formatShape(c.getShape()) +
-                           " does not broadcast to the product shape " +
-                           formatShape(type->getShape()));
+                          "c of shape " + formatShape(c.getShape()) +
+                              " does not broadcast to the product shape " +
+                              formatShape(type->getShape()));
   types.push_back(
       type->clone(promoteTypes(type->getElementType(), c.getElementType())));
   return success();
@@ -102,26 +104,28 @@ static FailureOr<Shape> inferGatherBatch(std::optional<Location> loc,
   FailureOr<Shape> shape = broadcastShapes({lhs, rhs});
   if (failed(shape))
     return emitInferError(loc, opName,
-                       "index shapes " + formatShape(lhs) + " and " +
-                           formatShape(rhs) + " do not broadcast");
+                          "index shapes " + formatShape(lhs) + " and " +
+                              formatShape(rhs) + " do not broadcast");
   return shape;
 }
 
-LogicalResult GatherMmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GatherMmOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &types) {
-  RankedTensorType a = tensorType(adaptor.getA()), b = tensorType(adaptor.getB());
+  RankedTensorType a = tensorType(adaptor.getA()),
+                   b = tensorType(adaptor.getB());
   if (a.getRank() < 2 || b.getRank() < 2)
     return emitInferError(loc, getOperationName(),
-                       "operands must be at least 2-D");
+                          "operands must be at least 2-D");
   FailureOr<RankedTensorType> product =
       inferMatmulType(loc, getOperationName(), a, b, /*broadcastBatch=*/false);
   if (failed(product))
     return failure();
-  FailureOr<Shape> shape = inferGatherBatch(
-      loc, getOperationName(), a.getShape().drop_back(2),
-      b.getShape().drop_back(2), adaptor.getLhsIndices(),
-      adaptor.getRhsIndices());
+  FailureOr<Shape> shape =
+      inferGatherBatch(loc, getOperationName(), a.getShape().drop_back(2),
+                       b.getShape().drop_back(2), adaptor.getLhsIndices(),
+                       adaptor.getRhsIndices());
   if (failed(shape))
     return failure();
   shape->append({a.getDimSize(a.getRank() - 2), b.getDimSize(b.getRank() - 1)});
@@ -135,8 +139,7 @@ LogicalResult GatherMmOp::inferReturnTypes(MLIRContext *, std::optional<Location
 
 /// Checks group size and bits against what MLX supports for `mode`.
 static LogicalResult verifyQuantization(std::optional<Location> loc,
-                                        StringRef opName,
-                                        QuantizationMode mode,
+                                        StringRef opName, QuantizationMode mode,
                                         int64_t groupSize, int64_t bits) {
   bool ok = false;
   switch (mode) {
@@ -157,9 +160,9 @@ static LogicalResult verifyQuantization(std::optional<Location> loc,
   }
   if (!ok)
     return emitInferError(loc, opName,
-                       "group_size " + Twine(groupSize) + " with " +
-                           Twine(bits) + " bits is not supported in " +
-                           stringifyQuantizationMode(mode) + " mode");
+                          "group_size " + Twine(groupSize) + " with " +
+                              Twine(bits) + " bits is not supported in " +
+                              stringifyQuantizationMode(mode) + " mode");
   return success();
 }
 
@@ -173,34 +176,34 @@ verifyPackedMatrix(std::optional<Location> loc, StringRef opName,
     return failure();
   if (!w.getElementType().isUnsignedInteger(32) || w.getRank() < 2)
     return emitInferError(loc, opName,
-                       "packed matrix must be uint32 with at least 2 axes");
+                          "packed matrix must be uint32 with at least 2 axes");
   bool affine = mode == QuantizationMode::affine;
   if (affine != static_cast<bool>(biases))
     return emitInferError(loc, opName,
-                       affine ? "affine mode needs biases"
-                              : "only affine mode takes biases");
+                          affine ? "affine mode needs biases"
+                                 : "only affine mode takes biases");
   int64_t rows = w.getDimSize(w.getRank() - 2);
   int64_t packed = w.getDimSize(w.getRank() - 1);
-  int64_t columns =
-      ShapedType::isDynamic(packed) ? packed : packed * 32 / bits;
+  int64_t columns = ShapedType::isDynamic(packed) ? packed : packed * 32 / bits;
   Shape expected(w.getShape());
-  expected.back() = ShapedType::isDynamic(columns) ? columns
-                                                   : columns / groupSize;
+  expected.back() =
+      ShapedType::isDynamic(columns) ? columns : columns / groupSize;
   auto matches = [&](RankedTensorType t) {
     return t.getShape() == ArrayRef<int64_t>(expected);
   };
   if (!matches(scales) || (biases && !matches(tensorType(biases))))
     return emitInferError(loc, opName,
-                       "scales (and biases) need shape " +
-                           formatShape(expected) + " for a packed matrix " +
-                           formatShape(w.getShape()) + ", got " +
-                           formatShape(scales.getShape()));
+                          "scales (and biases) need shape " +
+                              formatShape(expected) + " for a packed matrix " +
+                              formatShape(w.getShape()) + ", got " +
+                              formatShape(scales.getShape()));
   return std::make_pair(rows, columns);
 }
 
-LogicalResult QuantizedMatmulOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult
+QuantizedMatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(adaptor.getX());
   RankedTensorType w = tensorType(adaptor.getW());
   auto dims = verifyPackedMatrix(loc, getOperationName(), w,
@@ -213,20 +216,21 @@ LogicalResult QuantizedMatmulOp::inferReturnTypes(
   // With transpose the matrix is [N, K]; without it [K, N].
   int64_t k = adaptor.getTranspose() ? columns : rows;
   int64_t n = adaptor.getTranspose() ? rows : columns;
-  if (x.getRank() < 1 || getDtypeCategory(x.getElementType()) !=
-                             DtypeCategory::Float)
+  if (x.getRank() < 1 ||
+      getDtypeCategory(x.getElementType()) != DtypeCategory::Float)
     return emitInferError(loc, getOperationName(),
-                       "x must be a floating tensor with at least one axis");
+                          "x must be a floating tensor with at least one axis");
   if (sizesConflict(x.getDimSize(x.getRank() - 1), k))
     return emitInferError(loc, getOperationName(),
-                       "x of shape " + formatShape(x.getShape()) +
-                           " does not match the inner size " + Twine(k) +
-                           " of the quantized matrix");
-  ArrayRef<int64_t> xBatch = x.getShape().drop_back(std::min<int64_t>(x.getRank(), 2));
-  FailureOr<Shape> shape =
-      broadcastShapes({xBatch, w.getShape().drop_back(2)});
+                          "x of shape " + formatShape(x.getShape()) +
+                              " does not match the inner size " + Twine(k) +
+                              " of the quantized matrix");
+  ArrayRef<int64_t> xBatch =
+      x.getShape().drop_back(std::min<int64_t>(x.getRank(), 2));
+  FailureOr<Shape> shape = broadcastShapes({xBatch, w.getShape().drop_back(2)});
   if (failed(shape))
-    return emitInferError(loc, getOperationName(), "batch shapes do not broadcast");
+    return emitInferError(loc, getOperationName(),
+                          "batch shapes do not broadcast");
   if (x.getRank() > 1)
     shape->push_back(x.getDimSize(x.getRank() - 2));
   shape->push_back(n);
@@ -253,12 +257,12 @@ LogicalResult GatherQmmOp::inferReturnTypes(MLIRContext *,
       getDtypeCategory(x.getElementType()) != DtypeCategory::Float ||
       sizesConflict(x.getDimSize(x.getRank() - 1), k))
     return emitInferError(loc, getOperationName(),
-                       "x must be a floating [..., M, " + Twine(k) +
-                           "] tensor, got " + formatShape(x.getShape()));
-  FailureOr<Shape> shape = inferGatherBatch(
-      loc, getOperationName(), x.getShape().drop_back(2),
-      w.getShape().drop_back(2), adaptor.getLhsIndices(),
-      adaptor.getRhsIndices());
+                          "x must be a floating [..., M, " + Twine(k) +
+                              "] tensor, got " + formatShape(x.getShape()));
+  FailureOr<Shape> shape =
+      inferGatherBatch(loc, getOperationName(), x.getShape().drop_back(2),
+                       w.getShape().drop_back(2), adaptor.getLhsIndices(),
+                       adaptor.getRhsIndices());
   if (failed(shape))
     return failure();
   shape->append({x.getDimSize(x.getRank() - 2), n});
@@ -277,14 +281,14 @@ LogicalResult QuantizeOp::inferReturnTypes(MLIRContext *ctx,
     return failure();
   if (w.getRank() < 2)
     return emitInferError(loc, getOperationName(),
-                       "the matrix to quantize needs at least 2 axes, got " +
-                           formatShape(w.getShape()));
+                          "the matrix to quantize needs at least 2 axes, got " +
+                              formatShape(w.getShape()));
   int64_t last = w.getDimSize(w.getRank() - 1);
   if (!ShapedType::isDynamic(last) && last % groupSize != 0)
     return emitInferError(loc, getOperationName(),
-                       "last axis " + Twine(last) +
-                           " is not a multiple of group_size " +
-                           Twine(groupSize));
+                          "last axis " + Twine(last) +
+                              " is not a multiple of group_size " +
+                              Twine(groupSize));
   auto packedDim = [&](int64_t divisor, int64_t multiplier) {
     return ShapedType::isDynamic(last) ? last : last * multiplier / divisor;
   };
@@ -323,8 +327,8 @@ LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *ctx,
     dtype = BFloat16Type::get(ctx);
   if (getDtypeCategory(dtype) != DtypeCategory::Float)
     return emitInferError(loc, getOperationName(),
-                       "result dtype must be floating, got " +
-                           getDtypeName(dtype));
+                          "result dtype must be floating, got " +
+                              getDtypeName(dtype));
   Shape shape(w.getShape());
   shape.back() = dims->second;
   types.push_back(RankedTensorType::get(shape, dtype));
@@ -344,14 +348,16 @@ static LogicalResult verifyFeatureVector(std::optional<Location> loc,
   RankedTensorType type = tensorType(param);
   if (x.getRank() == 0 || type.getRank() != 1 ||
       sizesConflict(type.getDimSize(0), x.getDimSize(x.getRank() - 1)))
-    return emitInferError(loc, opName,
-                       name + " of shape " + formatShape(type.getShape()) +
-                           " must be 1-D with the size of the last axis of " +
-                           formatShape(x.getShape()));
+    return emitInferError(
+        loc, opName,
+        name + " of shape " + formatShape(type.getShape()) +
+            " must be 1-D with the size of the last axis of " +
+            formatShape(x.getShape()));
   return success();
 }
 
-LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(adaptor.getX());
@@ -365,13 +371,15 @@ LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
-LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(adaptor.getX());
   Type dtype = x.getElementType();
-  for (auto [name, param] : {std::pair<StringRef, Value>{"weight", adaptor.getWeight()},
-                             {"bias", adaptor.getBias()}}) {
+  for (auto [name, param] :
+       {std::pair<StringRef, Value>{"weight", adaptor.getWeight()},
+        {"bias", adaptor.getBias()}}) {
     if (failed(verifyFeatureVector(loc, getOperationName(), name, x, param)))
       return failure();
     // As MLX: the bias dtype only counts together with a weight.
@@ -382,34 +390,35 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
-LogicalResult RopeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult RopeOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   RankedTensorType x = tensorType(adaptor.getX());
   int64_t dims = adaptor.getDims();
   if (x.getRank() < 3)
     return emitInferError(loc, getOperationName(),
-                       "input needs at least 3 axes, got " +
-                           formatShape(x.getShape()));
+                          "input needs at least 3 axes, got " +
+                              formatShape(x.getShape()));
   int64_t features = x.getDimSize(x.getRank() - 1);
   if (dims <= 0 || dims % 2 != 0 ||
       (!ShapedType::isDynamic(features) && dims > features))
     return emitInferError(loc, getOperationName(),
-                       "dims " + Twine(dims) +
-                           " must be even and at most the feature size " +
-                           formatShape(features));
+                          "dims " + Twine(dims) +
+                              " must be even and at most the feature size " +
+                              formatShape(features));
   if (tensorType(adaptor.getOffset()).getRank() > 1)
     return emitInferError(loc, getOperationName(),
-                       "offset must be a scalar or one offset per batch");
+                          "offset must be a scalar or one offset per batch");
   if (static_cast<bool>(adaptor.getFreqs()) == adaptor.getBase().has_value())
     return emitInferError(loc, getOperationName(),
-                       "needs exactly one of base and freqs");
+                          "needs exactly one of base and freqs");
   if (Value freqs = adaptor.getFreqs()) {
     RankedTensorType type = tensorType(freqs);
     if (type.getRank() != 1 || sizesConflict(type.getDimSize(0), dims / 2))
       return emitInferError(loc, getOperationName(),
-                         "freqs must be 1-D of size dims / 2 = " +
-                             Twine(dims / 2));
+                            "freqs must be 1-D of size dims / 2 = " +
+                                Twine(dims / 2));
   }
   types.push_back(x);
   return success();
@@ -423,11 +432,11 @@ LogicalResult ScaledDotProductAttentionOp::inferReturnTypes(
   RankedTensorType k = tensorType(adaptor.getKeys());
   RankedTensorType v = tensorType(adaptor.getValues());
   if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4)
-    return emitInferError(loc, name,
-                       "queries, keys and values must be [B, H, L, D], got " +
-                           formatShape(q.getShape()) + ", " +
-                           formatShape(k.getShape()) + ", " +
-                           formatShape(v.getShape()));
+    return emitInferError(
+        loc, name,
+        "queries, keys and values must be [B, H, L, D], got " +
+            formatShape(q.getShape()) + ", " + formatShape(k.getShape()) +
+            ", " + formatShape(v.getShape()));
   int64_t hq = q.getDimSize(1), hkv = k.getDimSize(1);
   if (sizesConflict(q.getDimSize(3), k.getDimSize(3)) ||
       sizesConflict(k.getDimSize(2), v.getDimSize(2)) ||
@@ -437,12 +446,12 @@ LogicalResult ScaledDotProductAttentionOp::inferReturnTypes(
       (!ShapedType::isDynamic(hq) && !ShapedType::isDynamic(hkv) &&
        (hkv == 0 || hq % hkv != 0)))
     return emitInferError(loc, name,
-                       "shapes do not form attention (q " +
-                           formatShape(q.getShape()) + ", k " +
-                           formatShape(k.getShape()) + ", v " +
-                           formatShape(v.getShape()) +
-                           "): batch, key length and head size must match "
-                           "and query heads be a multiple of key heads");
+                          "shapes do not form attention (q " +
+                              formatShape(q.getShape()) + ", k " +
+                              formatShape(k.getShape()) + ", v " +
+                              formatShape(v.getShape()) +
+                              "): batch, key length and head size must match "
+                              "and query heads be a multiple of key heads");
   if (adaptor.getCausal() && adaptor.getMask())
     return emitInferError(loc, name, "takes either causal or a mask, not both");
   Shape scores = {q.getDimSize(0), hq, q.getDimSize(2), k.getDimSize(2)};
@@ -451,15 +460,15 @@ LogicalResult ScaledDotProductAttentionOp::inferReturnTypes(
     FailureOr<Shape> merged = broadcastShapes({type.getShape(), scores});
     if (failed(merged) || *merged != scores)
       return emitInferError(loc, name,
-                         "mask of shape " + formatShape(type.getShape()) +
-                             " does not broadcast to the scores " +
-                             formatShape(scores));
+                            "mask of shape " + formatShape(type.getShape()) +
+                                " does not broadcast to the scores " +
+                                formatShape(scores));
   }
   if (Value sinks = adaptor.getSinks()) {
     RankedTensorType type = tensorType(sinks);
     if (type.getRank() != 1 || sizesConflict(type.getDimSize(0), hq))
       return emitInferError(loc, name,
-                         "sinks must be 1-D with one entry per query head");
+                            "sinks must be 1-D with one entry per query head");
   }
   types.push_back(RankedTensorType::get(
       {q.getDimSize(0), hq, q.getDimSize(2), v.getDimSize(3)},
@@ -481,30 +490,31 @@ LogicalResult ConvGeneralOp::inferReturnTypes(MLIRContext *,
   int64_t spatial = input.getRank() - 2;
   if (spatial < 1 || weight.getRank() != input.getRank())
     return emitInferError(loc, name,
-                       "input [N, spatial..., C] and weight [O, spatial..., "
-                       "C/groups] need the same rank of at least 3, got " +
-                           formatShape(input.getShape()) + " and " +
-                           formatShape(weight.getShape()));
+                          "input [N, spatial..., C] and weight [O, spatial..., "
+                          "C/groups] need the same rank of at least 3, got " +
+                              formatShape(input.getShape()) + " and " +
+                              formatShape(weight.getShape()));
   for (ArrayRef<int64_t> list :
        {adaptor.getStrides(), adaptor.getPaddingLo(), adaptor.getPaddingHi(),
         adaptor.getKernelDilation(), adaptor.getInputDilation()})
     if (static_cast<int64_t>(list.size()) != spatial)
       return emitInferError(loc, name,
-                         "strides, padding and dilations need " +
-                             Twine(spatial) + " entries each");
+                            "strides, padding and dilations need " +
+                                Twine(spatial) + " entries each");
   int64_t groups = adaptor.getGroups();
   int64_t channels = input.getDimSize(spatial + 1);
   int64_t outChannels = weight.getDimSize(0);
   if (groups < 1 ||
-      sizesConflict(channels, ShapedType::isDynamic(weight.getDimSize(spatial + 1))
-                                  ? ShapedType::kDynamic
-                                  : weight.getDimSize(spatial + 1) * groups) ||
+      sizesConflict(channels,
+                    ShapedType::isDynamic(weight.getDimSize(spatial + 1))
+                        ? ShapedType::kDynamic
+                        : weight.getDimSize(spatial + 1) * groups) ||
       (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0))
     return emitInferError(loc, name,
-                       "channels do not match: input " +
-                           formatShape(input.getShape()) + ", weight " +
-                           formatShape(weight.getShape()) + ", groups " +
-                           Twine(groups));
+                          "channels do not match: input " +
+                              formatShape(input.getShape()) + ", weight " +
+                              formatShape(weight.getShape()) + ", groups " +
+                              Twine(groups));
   Shape shape = {input.getDimSize(0)};
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t stride = adaptor.getStrides()[i];
@@ -512,10 +522,11 @@ LogicalResult ConvGeneralOp::inferReturnTypes(MLIRContext *,
     int64_t idil = adaptor.getInputDilation()[i];
     int64_t lo = adaptor.getPaddingLo()[i], hi = adaptor.getPaddingHi()[i];
     if (stride < 1 || kdil < 1 || idil < 1 || lo < 0 || hi < 0)
-      return emitInferError(loc, name,
-                         "strides and dilations must be positive and padding "
-                         "non-negative (spatial axis " +
-                             Twine(i) + ")");
+      return emitInferError(
+          loc, name,
+          "strides and dilations must be positive and padding "
+          "non-negative (spatial axis " +
+              Twine(i) + ")");
     int64_t in = input.getDimSize(i + 1), kernel = weight.getDimSize(i + 1);
     if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel)) {
       shape.push_back(ShapedType::kDynamic);
@@ -525,9 +536,9 @@ LogicalResult ConvGeneralOp::inferReturnTypes(MLIRContext *,
     int64_t window = (kernel - 1) * kdil + 1;
     if (padded < window)
       return emitInferError(loc, name,
-                         "kernel window " + Twine(window) +
-                             " is larger than the padded input " +
-                             Twine(padded) + " on spatial axis " + Twine(i));
+                            "kernel window " + Twine(window) +
+                                " is larger than the padded input " +
+                                Twine(padded) + " on spatial axis " + Twine(i));
     shape.push_back((padded - window) / stride + 1);
   }
   shape.push_back(outChannels);
@@ -544,11 +555,11 @@ LogicalResult RandomBitsOp::inferReturnTypes(MLIRContext *ctx,
   if (!key.getElementType().isUnsignedInteger(32) || key.getRank() != 1 ||
       sizesConflict(key.getDimSize(0), 2))
     return emitInferError(loc, getOperationName(),
-                       "key must be a uint32 tensor of shape [2]");
+                          "key must be a uint32 tensor of shape [2]");
   int64_t width = adaptor.getWidth();
   if (width != 1 && width != 2 && width != 4)
     return emitInferError(loc, getOperationName(),
-                       "width must be 1, 2 or 4 bytes, got " + Twine(width));
+                          "width must be 1, 2 or 4 bytes, got " + Twine(width));
   if (llvm::any_of(adaptor.getShape(), [](int64_t d) { return d < 0; }))
     return emitInferError(loc, getOperationName(), "shape has a negative size");
   types.push_back(RankedTensorType::get(

@@ -1,4 +1,5 @@
-//===- MlxDialect.h - mlx dialect ---------------------------------*- C++ -*-===//
+//===- MlxDialect.h - mlx dialect ---------------------------------*- C++
+//-*-===//
 //
 // The mlx dialect: array graphs with MLX's semantics.
 //

@@ -65,7 +65,8 @@ static std::optional<Scalar> convertScalar(const Scalar &value, Type from,
   }
   unsigned width = to.getIntOrFloatBitWidth();
   if (to.isInteger(1)) {
-    bool nonZero = value.real ? !value.real->isZero() : !value.integer->isZero();
+    bool nonZero =
+        value.real ? !value.real->isZero() : !value.integer->isZero();
     result.integer = APInt(1, nonZero);
     return result;
   }
@@ -122,9 +123,8 @@ foldElementwise(ArrayRef<Attribute> operands, ValueRange values,
           position = position * size + (size == 1 ? 0 : index[offset + d]);
         }
       }
-      std::optional<Scalar> converted =
-          convertScalar(readScalar(attr, position), type.getElementType(),
-                        computeType);
+      std::optional<Scalar> converted = convertScalar(
+          readScalar(attr, position), type.getElementType(), computeType);
       if (!converted)
         return {};
       args.push_back(*converted);
@@ -173,23 +173,24 @@ static OpFoldResult foldNeutral(Operation *op, Value x, Attribute other,
 
 /// Compute dtype of a binary op: the promotion of its operand dtypes.
 static Type promotedOperandType(Operation *op) {
-  Type lhs = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
-  Type rhs = cast<RankedTensorType>(op->getOperand(1).getType()).getElementType();
+  Type lhs =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  Type rhs =
+      cast<RankedTensorType>(op->getOperand(1).getType()).getElementType();
   return promoteTypes(lhs, rhs);
 }
 
-using ScalarFn = std::function<std::optional<Scalar>(const Scalar &,
-                                                     const Scalar &, bool)>;
+using ScalarFn =
+    std::function<std::optional<Scalar>(const Scalar &, const Scalar &, bool)>;
 
 /// Folds a binary arithmetic op whose result dtype is its compute dtype.
 static Attribute foldArithmetic(Operation *op, ArrayRef<Attribute> operands,
                                 const ScalarFn &fn) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   bool isSigned = isSignedDtype(type.getElementType());
-  return foldElementwise(operands, op->getOperands(), type.getElementType(),
-                         type, [&](ArrayRef<Scalar> args) {
-                           return fn(args[0], args[1], isSigned);
-                         });
+  return foldElementwise(
+      operands, op->getOperands(), type.getElementType(), type,
+      [&](ArrayRef<Scalar> args) { return fn(args[0], args[1], isSigned); });
 }
 
 static Scalar makeInt(APInt v) { return Scalar{std::move(v), std::nullopt}; }
@@ -247,12 +248,14 @@ static std::optional<Scalar> pickExtreme(const Scalar &a, const Scalar &b,
     if (a.real->isNaN())
       return a;
     APFloat::cmpResult c = a.real->compare(*b.real);
-    bool takeA = wantMax ? c == APFloat::cmpGreaterThan
-                         : c == APFloat::cmpLessThan;
+    bool takeA =
+        wantMax ? c == APFloat::cmpGreaterThan : c == APFloat::cmpLessThan;
     return takeA ? a : b;
   }
-  bool greater = isSigned ? a.integer->sgt(*b.integer) : a.integer->ugt(*b.integer);
-  bool less = isSigned ? a.integer->slt(*b.integer) : a.integer->ult(*b.integer);
+  bool greater =
+      isSigned ? a.integer->sgt(*b.integer) : a.integer->ugt(*b.integer);
+  bool less =
+      isSigned ? a.integer->slt(*b.integer) : a.integer->ult(*b.integer);
   return (wantMax ? greater : less) ? a : b;
 }
 
@@ -288,10 +291,18 @@ static Attribute foldComparison(Operation *op, ArrayRef<Attribute> operands,
             order = 0;
           else
             switch (a.real->compare(*b.real)) {
-            case APFloat::cmpLessThan: order = -1; break;
-            case APFloat::cmpEqual: order = 0; break;
-            case APFloat::cmpGreaterThan: order = 1; break;
-            default: order = -2; break;
+            case APFloat::cmpLessThan:
+              order = -1;
+              break;
+            case APFloat::cmpEqual:
+              order = 0;
+              break;
+            case APFloat::cmpGreaterThan:
+              order = 1;
+              break;
+            default:
+              order = -2;
+              break;
             }
         } else if (isSigned) {
           order = a.integer->slt(*b.integer) ? -1 : a.integer->sgt(*b.integer);
@@ -303,8 +314,9 @@ static Attribute foldComparison(Operation *op, ArrayRef<Attribute> operands,
 }
 
 OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
-  return foldComparison(*this, adaptor.getOperands(),
-                        [](int o) { return o == 0; }, getEqualNan());
+  return foldComparison(
+      *this, adaptor.getOperands(), [](int o) { return o == 0; },
+      getEqualNan());
 }
 OpFoldResult NotEqualOp::fold(FoldAdaptor adaptor) {
   // NaN != NaN is true: "not ordered-equal".
@@ -392,14 +404,16 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     return getX();
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX()))
     if (dense.isSplat())
-      return DenseElementsAttr::get(getType(), dense.getSplatValue<Attribute>());
+      return DenseElementsAttr::get(getType(),
+                                    dense.getSplatValue<Attribute>());
   return {};
 }
 
 /// The permutation with negative entries resolved.
 static SmallVector<int64_t> normalizedPermutation(ArrayRef<int64_t> axes) {
   int64_t rank = axes.size();
-  return llvm::map_to_vector(axes, [&](int64_t a) { return a < 0 ? a + rank : a; });
+  return llvm::map_to_vector(axes,
+                             [&](int64_t a) { return a < 0 ? a + rank : a; });
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {

@@ -11,7 +11,8 @@ static Type reduceDtype(ReduceRule rule, Type dtype) {
   switch (rule) {
   case ReduceRule::Accumulate:
     // sum/prod widen small integers and bool to 32 bits (mlx/ops.cpp).
-    if (getItemSize(dtype) < 4 && getDtypeCategory(dtype) != DtypeCategory::Float)
+    if (getItemSize(dtype) < 4 &&
+        getDtypeCategory(dtype) != DtypeCategory::Float)
       return getDtypeCategory(dtype) == DtypeCategory::Unsigned
                  ? IntegerType::get(ctx, 32, IntegerType::Unsigned)
                  : IntegerType::get(ctx, 32);
@@ -29,8 +30,7 @@ static Type reduceDtype(ReduceRule rule, Type dtype) {
 }
 
 LogicalResult mlx::inferReduceResult(std::optional<Location> loc,
-                                     StringRef opName, ReduceRule rule,
-                                     Value x,
+                                     StringRef opName, ReduceRule rule, Value x,
                                      std::optional<ArrayRef<int64_t>> axes,
                                      bool keepdims,
                                      SmallVectorImpl<Type> &types) {
@@ -49,8 +49,9 @@ LogicalResult mlx::inferReduceResult(std::optional<Location> loc,
   for (int64_t i = 0; i < type.getRank(); ++i) {
     bool isReduced = llvm::is_contained(reduced, i);
     if (isReduced && (rule == ReduceRule::Index) && type.getDimSize(i) == 0)
-      return emitInferError(loc, opName, "cannot reduce an empty axis " +
-                                          Twine(i) + " to an index");
+      return emitInferError(loc, opName,
+                            "cannot reduce an empty axis " + Twine(i) +
+                                " to an index");
     if (!isReduced)
       shape.push_back(type.getDimSize(i));
     else if (keepdims)
@@ -63,13 +64,12 @@ LogicalResult mlx::inferReduceResult(std::optional<Location> loc,
 
 LogicalResult mlx::inferScanResult(std::optional<Location> loc,
                                    StringRef opName, ScanRule rule, Value x,
-                                   int64_t axis,
-                                   SmallVectorImpl<Type> &types) {
+                                   int64_t axis, SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(x.getType());
   if (failed(normalizeAxis(axis, type.getRank())))
     return emitInferError(loc, opName,
-                       "axis " + Twine(axis) + " is out of range for rank " +
-                           Twine(type.getRank()));
+                          "axis " + Twine(axis) + " is out of range for rank " +
+                              Twine(type.getRank()));
   Type dtype = type.getElementType();
   if (rule == ScanRule::Sum && dtype.isInteger(1))
     dtype = IntegerType::get(dtype.getContext(), 32);
@@ -77,7 +77,8 @@ LogicalResult mlx::inferScanResult(std::optional<Location> loc,
   return success();
 }
 
-LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(adaptor.getX().getType());

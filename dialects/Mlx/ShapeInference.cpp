@@ -9,9 +9,8 @@
 using namespace mlir;
 using namespace mlir::mlx;
 
-LogicalResult mlx::emitInferError(std::optional<Location> loc,
-                                  StringRef opName,
-                               const Twine &message) {
+LogicalResult mlx::emitInferError(std::optional<Location> loc, StringRef opName,
+                                  const Twine &message) {
   return emitOptionalError(loc, "'", opName, "' op ", message.str());
 }
 
@@ -66,13 +65,13 @@ mlx::normalizeAxes(std::optional<Location> loc, StringRef opName,
     FailureOr<int64_t> normalized = normalizeAxis(axis, rank);
     if (failed(normalized)) {
       (void)emitInferError(loc, opName,
-                        what + " entry " + Twine(axis) +
-                            " is out of range for rank " + Twine(rank));
+                           what + " entry " + Twine(axis) +
+                               " is out of range for rank " + Twine(rank));
       return failure();
     }
     if (!seen.insert(*normalized).second) {
       (void)emitInferError(loc, opName,
-                        what + " repeats axis " + Twine(*normalized));
+                           what + " repeats axis " + Twine(*normalized));
       return failure();
     }
     result.push_back(*normalized);

@@ -1,4 +1,5 @@
-//===- ShapeInference.h - result types of mlx ops -----------------*- C++ -*-===//
+//===- ShapeInference.h - result types of mlx ops -----------------*- C++
+//-*-===//
 //
 // Shape and dtype rules shared by op families. Each helper either appends the
 // result types or emits a diagnostic at `loc` (when given) that names the op
@@ -58,13 +59,14 @@ FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
 /// Normalizes a list of axes, rejecting duplicates and out-of-range entries
 /// with a diagnostic that names `what` (e.g. "axes").
-FailureOr<SmallVector<int64_t>>
-normalizeAxes(std::optional<Location> loc, StringRef opName, StringRef what,
-              ArrayRef<int64_t> axes, int64_t rank);
+FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc,
+                                              StringRef opName, StringRef what,
+                                              ArrayRef<int64_t> axes,
+                                              int64_t rank);
 
 /// Emits "'<opName>' op <message>" at `loc` and returns failure.
 LogicalResult emitInferError(std::optional<Location> loc, StringRef opName,
-                          const Twine &message);
+                             const Twine &message);
 
 LogicalResult inferElementwiseResult(std::optional<Location> loc,
                                      StringRef opName, ResultRule rule,

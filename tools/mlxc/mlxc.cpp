@@ -24,8 +24,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -66,28 +66,30 @@ static cl::opt<std::string> target(
     cl::desc("cpu, or cuda (the executable then holds the CUDA and the CPU "
              "variant and picks one with --device)"),
     cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string> gpuArch(
-    "gpu-arch", cl::desc("GPU architecture of the PTX (default sm_70)"),
-    cl::init("sm_70"), cl::cat(category));
+static cl::opt<std::string>
+    gpuArch("gpu-arch", cl::desc("GPU architecture of the PTX (default sm_70)"),
+            cl::init("sm_70"), cl::cat(category));
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
              "/usr/local/cuda)"),
     cl::cat(category));
-static cl::opt<std::string> entryName(
-    "entry", cl::desc("The graph function to compile (default: the only "
-                      "public function, else the first)"),
-    cl::cat(category));
-static cl::opt<std::string> hostCpu(
-    "cpu", cl::desc("Oldest host CPU the program must run on"),
-    cl::init("x86-64-v3"), cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("The graph function to compile (default: the only "
+                       "public function, else the first)"),
+              cl::cat(category));
+static cl::opt<std::string>
+    hostCpu("cpu", cl::desc("Oldest host CPU the program must run on"),
+            cl::init("x86-64-v3"), cl::cat(category));
 static cl::opt<bool> noPrefetch(
     "no-prefetch",
     cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
     cl::cat(category));
-static cl::list<std::string> linkArgs(
-    "link-arg", cl::desc("Extra argument for the system linker driver"),
-    cl::value_desc("arg"), cl::cat(category));
+static cl::list<std::string>
+    linkArgs("link-arg",
+             cl::desc("Extra argument for the system linker driver"),
+             cl::value_desc("arg"), cl::cat(category));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
@@ -115,8 +117,9 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
 }
 
 /// Writes `text` (or binary data) to `path` only when everything succeeded.
-static LogicalResult writeOutput(StringRef path,
-                                 llvm::function_ref<LogicalResult(raw_ostream &)> fn) {
+static LogicalResult
+writeOutput(StringRef path,
+            llvm::function_ref<LogicalResult(raw_ostream &)> fn) {
   std::string error;
   auto output = openOutputFile(path, &error);
   if (!output) {
@@ -160,8 +163,8 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
       return failure();
     }
   std::string temp = (output + ".tmp").str();
-  SmallVector<StringRef> args = {*cc,    "-o",  temp,   object, mainLib,
-                                 rtLib,  "-lz", "-ldl", "-lm",  "-pthread"};
+  SmallVector<StringRef> args = {*cc,   "-o",  temp,   object, mainLib,
+                                 rtLib, "-lz", "-ldl", "-lm",  "-pthread"};
   for (const std::string &arg : linkArgs)
     args.push_back(arg);
   std::string message;
@@ -196,8 +199,8 @@ static FailureOr<std::string> findLibdevice() {
     if (sys::fs::exists(path))
       return std::string(path);
   }
-  errs() << "mlxc: error: libdevice.10.bc not found under "
-         << join(roots, ", ") << " (set --cuda-path)\n";
+  errs() << "mlxc: error: libdevice.10.bc not found under " << join(roots, ", ")
+         << " (set --cuda-path)\n";
   return failure();
 }
 
@@ -208,7 +211,8 @@ writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
              llvm::function_ref<LogicalResult(StringRef)> writeObject) {
   if (!StringRef(library).ends_with(".a")) {
     errs() << "mlxc: error: --emit=lib writes a static library; name it "
-              "lib<name>.a, got '" << library << "'\n";
+              "lib<name>.a, got '"
+           << library << "'\n";
     return failure();
   }
   ErrorOr<std::string> ar = sys::findProgramByName("ar");
@@ -240,8 +244,7 @@ writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
   SmallString<256> header(sys::path::parent_path(library));
   sys::path::append(header, stem + ".h");
   if (failed(writeOutput(header, [&](raw_ostream &os) {
-        os << mlx::getLibraryHeader(signature,
-                                    sys::path::filename(inputFile));
+        os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile));
         return success();
       }))) {
     sys::fs::remove(temp);
@@ -268,8 +271,8 @@ static void reportMemoryPlan(ModuleOp module,
   errs() << "mlxc: memory plan of '" << signature.entry
          << "' (cuda): device arena " << get("mlx.device_arena_bytes")
          << " bytes, unified arena " << get("mlx.unified_arena_bytes")
-         << " bytes (" << get("mlx.unreused_bytes")
-         << " without reuse), " << get("mlx.prefetches") << " prefetches\n";
+         << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
+         << get("mlx.prefetches") << " prefetches\n";
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0) {
@@ -285,11 +288,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     return failure();
   }
   if (emit == Emit::Mlir)
-    return writeOutput(outputPath("-"),
-                       [&](raw_ostream &os) {
-                         module.print(os);
-                         return success();
-                       });
+    return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+      module.print(os);
+      return success();
+    });
 
   FailureOr<func::FuncOp> entry = findEntry(module);
   if (failed(entry))
@@ -309,16 +311,14 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
     return failure();
   // After CSE and folding, results may repeat a value or be an argument.
-  mlx::dedupGraphResults(
-      module.lookupSymbol<func::FuncOp>(
-          mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
-      *signature);
+  mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(mlx::getGraphSymbol(
+                             signature->entry, mlx::Variant::Cpu)),
+                         *signature);
   if (emit == Emit::Linalg)
-    return writeOutput(outputPath("-"),
-                       [&](raw_ostream &os) {
-                         module.print(os);
-                         return success();
-                       });
+    return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+      module.print(os);
+      return success();
+    });
 
   // The CUDA variant starts from the same linalg form.
   OwningOpRef<ModuleOp> cudaModule;
@@ -334,7 +334,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
 
   if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
       failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
-      (emit == Emit::Lib && failed(mlx::addTypedEntryPoint(module, *signature))))
+      (emit == Emit::Lib &&
+       failed(mlx::addTypedEntryPoint(module, *signature))))
     return failure();
   auto machine = mlx::createHostTargetMachine(module, hostCpu);
   if (failed(machine))
@@ -346,11 +347,12 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
     if (failed(libdevice) ||
-        failed(mlx::runPipeline(*cudaModule, mlx::getCudaKernelPipeline(!noPrefetch))))
+        failed(mlx::runPipeline(*cudaModule,
+                                mlx::getCudaKernelPipeline(!noPrefetch))))
       return failure();
     reportMemoryPlan(*cudaModule, *signature);
-    if (failed(mlx::runPipeline(*cudaModule,
-                                mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
+    if (failed(mlx::runPipeline(
+            *cudaModule, mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
         failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
       return failure();
     if (emit == Emit::Ptx) {
@@ -373,11 +375,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
     return failure();
   if (emit == Emit::Llvm)
-    return writeOutput(outputPath("-"),
-                       [&](raw_ostream &os) {
-                         (*llvmModule)->print(os, nullptr);
-                         return success();
-                       });
+    return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+      (*llvmModule)->print(os, nullptr);
+      return success();
+    });
 
   auto writeObject = [&](StringRef path) {
     std::error_code ec;
@@ -400,8 +401,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
 
   std::string output = outputPath("a.out");
   SmallString<128> object;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("mlxc", "o", object)) {
+  if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
     errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
            << "\n";
     return failure();
