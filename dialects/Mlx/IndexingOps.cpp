@@ -5,10 +5,6 @@
 using namespace mlir;
 using namespace mlir::mlx;
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 /// Checks that index array `i` addresses axis `axes[i]` of `src` and returns
 /// the broadcast shape of the index arrays.
 static FailureOr<Shape> inferIndexShape(std::optional<Location> loc,
@@ -101,11 +97,9 @@ static FailureOr<Shape> inferAlongAxisShape(std::optional<Location> loc,
         loc, opName,
         "indices of shape " + formatShape(indices.getShape()) +
             " need the rank of the input " + formatShape(x.getShape()));
-  FailureOr<int64_t> normalized = normalizeAxis(axis, x.getRank());
+  FailureOr<int64_t> normalized = normalizeAxis(loc, opName, axis, x.getRank());
   if (failed(normalized))
-    return emitInferError(loc, opName,
-                          "axis " + Twine(axis) + " is out of range for rank " +
-                              Twine(x.getRank()));
+    return failure();
   Shape xShape(x.getShape());
   xShape[*normalized] = indices.getDimSize(*normalized);
   FailureOr<Shape> shape = broadcastShapes({xShape, indices.getShape()});
@@ -178,11 +172,10 @@ LogicalResult mlx::inferSortResult(std::optional<Location> loc,
                                    bool returnsIndices,
                                    SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(x);
-  FailureOr<int64_t> normalized = normalizeAxis(axis, type.getRank());
+  FailureOr<int64_t> normalized =
+      normalizeAxis(loc, opName, axis, type.getRank());
   if (failed(normalized))
-    return emitInferError(loc, opName,
-                          "axis " + Twine(axis) + " is out of range for rank " +
-                              Twine(type.getRank()));
+    return failure();
   if (kth) {
     int64_t size = type.getDimSize(*normalized);
     if (!ShapedType::isDynamic(size) && (*kth < -size || *kth >= size))

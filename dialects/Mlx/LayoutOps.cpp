@@ -15,10 +15,6 @@
 using namespace mlir;
 using namespace mlir::mlx;
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 /// Product of static sizes, or std::nullopt when any size is dynamic.
 static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape) {
   int64_t count = 1;
@@ -205,12 +201,10 @@ LogicalResult UnflattenOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
-  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), type.getRank());
+  FailureOr<int64_t> axis =
+      normalizeAxis(loc, getOperationName(), adaptor.getAxis(), type.getRank());
   if (failed(axis))
-    return emitInferError(loc, getOperationName(),
-                          "axis " + Twine(adaptor.getAxis()) +
-                              " is out of range for rank " +
-                              Twine(type.getRank()));
+    return failure();
   int64_t size = type.getDimSize(*axis);
   FailureOr<Shape> pieces = resolveShape(
       loc, getOperationName(), adaptor.getShape(),
@@ -381,12 +375,10 @@ LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *,
   if (inputs.empty())
     return emitInferError(loc, getOperationName(), "needs at least one input");
   RankedTensorType first = tensorType(inputs.front());
-  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), first.getRank());
+  FailureOr<int64_t> axis = normalizeAxis(loc, getOperationName(),
+                                          adaptor.getAxis(), first.getRank());
   if (failed(axis))
-    return emitInferError(loc, getOperationName(),
-                          "axis " + Twine(adaptor.getAxis()) +
-                              " is out of range for rank " +
-                              Twine(first.getRank()));
+    return failure();
   Shape shape(first.getShape());
   Type dtype = first.getElementType();
   for (Value input : inputs.drop_front()) {
@@ -422,12 +414,10 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   RankedTensorType type = tensorType(adaptor.getX());
-  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), type.getRank());
+  FailureOr<int64_t> axis =
+      normalizeAxis(loc, getOperationName(), adaptor.getAxis(), type.getRank());
   if (failed(axis))
-    return emitInferError(loc, getOperationName(),
-                          "axis " + Twine(adaptor.getAxis()) +
-                              " is out of range for rank " +
-                              Twine(type.getRank()));
+    return failure();
   int64_t size = type.getDimSize(*axis);
   int64_t previous = 0;
   SmallVector<int64_t> bounds(adaptor.getIndices());

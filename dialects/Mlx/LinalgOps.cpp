@@ -5,10 +5,6 @@
 using namespace mlir;
 using namespace mlir::mlx;
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 static bool sizesConflict(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }

@@ -66,10 +66,8 @@ LogicalResult mlx::inferScanResult(std::optional<Location> loc,
                                    StringRef opName, ScanRule rule, Value x,
                                    int64_t axis, SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(x.getType());
-  if (failed(normalizeAxis(axis, type.getRank())))
-    return emitInferError(loc, opName,
-                          "axis " + Twine(axis) + " is out of range for rank " +
-                              Twine(type.getRank()));
+  if (failed(normalizeAxis(loc, opName, axis, type.getRank())))
+    return failure();
   Type dtype = type.getElementType();
   if (rule == ScanRule::Sum && dtype.isInteger(1))
     dtype = IntegerType::get(dtype.getContext(), 32);

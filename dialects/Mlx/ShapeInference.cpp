@@ -56,6 +56,17 @@ FailureOr<int64_t> mlx::normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<int64_t> mlx::normalizeAxis(std::optional<Location> loc,
+                                      StringRef opName, int64_t axis,
+                                      int64_t rank) {
+  FailureOr<int64_t> normalized = normalizeAxis(axis, rank);
+  if (failed(normalized))
+    (void)emitInferError(loc, opName,
+                         "axis " + Twine(axis) + " is out of range for rank " +
+                             Twine(rank));
+  return normalized;
+}
+
 FailureOr<SmallVector<int64_t>>
 mlx::normalizeAxes(std::optional<Location> loc, StringRef opName,
                    StringRef what, ArrayRef<int64_t> axes, int64_t rank) {

@@ -44,6 +44,11 @@ enum class ScanRule {
   Same, ///< cumprod, cummax, cummin
 };
 
+/// The type of an mlx op's operand (ODS has checked it is a ranked tensor).
+inline RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
 /// A dimension size that may be dynamic (ShapedType::kDynamic).
 using Shape = SmallVector<int64_t>;
 
@@ -56,6 +61,10 @@ std::string formatShape(ArrayRef<int64_t> shape);
 
 /// Maps a possibly negative axis into [0, rank); fails when out of range.
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// As above, with a diagnostic "axis A is out of range for rank R".
+FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, StringRef opName,
+                                 int64_t axis, int64_t rank);
 
 /// Normalizes a list of axes, rejecting duplicates and out-of-range entries
 /// with a diagnostic that names `what` (e.g. "axes").
