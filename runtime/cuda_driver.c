@@ -95,6 +95,8 @@ static bool loadDriver(mlxrt_cuda_driver *drv, char *reason, size_t size) {
   if (!missing) {
     *(void **)(&drv->prefetchV2) = dlsym(lib, "cuMemPrefetchAsync_v2");
     *(void **)(&drv->prefetchOld) = dlsym(lib, "cuMemPrefetchAsync");
+    *(void **)(&drv->discardAndPrefetch) =
+        dlsym(lib, "cuMemDiscardAndPrefetchBatchAsync");
     if (!drv->prefetchV2 && !drv->prefetchOld)
       missing = "cuMemPrefetchAsync_v2";
   }

@@ -130,6 +130,12 @@ typedef struct mlxrt_cuda_driver {
                          unsigned int flags, CUstream stream);
   CUresult (*prefetchOld)(CUdeviceptr ptr, size_t bytes, CUdevice to,
                           CUstream stream);
+  /// CUDA 12.8+: drop a range's contents and place it (NULL before): an
+  /// output the program overwrites needs no migration.
+  CUresult (*discardAndPrefetch)(CUdeviceptr *ptrs, size_t *sizes,
+                                 size_t count, CUmemLocation *locations,
+                                 size_t *locationIndices, size_t numLocations,
+                                 unsigned long long flags, CUstream stream);
   /// cuEventElapsedTime_v2 where the driver has it, else cuEventElapsedTime.
   CUresult (*eventElapsedTime)(float *ms, CUevent start, CUevent end);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.

@@ -388,9 +388,26 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     char what[64];
     snprintf(what, sizeof(what), "buffer %zu", i);
-    if (dev->unified)
+    if (dev->unified && i >= numInputs && dev->drv->discardAndPrefetch &&
+        a->where != MLXRT_CUDA_ON_DEVICE) {
+      // The program writes every output in full: its old contents need not
+      // travel to the device.
+      CUdeviceptr ptr = a->ptr;
+      size_t bytes = a->bytes, index = 0;
+      CUmemLocation loc;
+      loc.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      loc.id = dev->ordinal;
+      if (mlxrt_cuda_check(dev,
+                           dev->drv->discardAndPrefetch(&ptr, &bytes, 1, &loc,
+                                                        &index, 1, 0,
+                                                        dev->stream),
+                           "cuMemDiscardAndPrefetchBatchAsync of output %zu "
+                           "(%zu bytes)",
+                           i - numInputs, bytes))
+        a->where = MLXRT_CUDA_ON_DEVICE;
+    } else if (dev->unified) {
       mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what);
-    else if (i < numInputs)
+    } else if (i < numInputs)
       mlxrt_cuda_check(dev,
                        dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
                        "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
