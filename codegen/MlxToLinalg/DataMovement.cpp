@@ -39,11 +39,6 @@ Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value input,
                                        ArrayRef<ReassociationIndices>{all});
 }
 
-static RankedTensorType storageOf(Type type) {
-  auto t = cast<RankedTensorType>(type);
-  return t.clone(toStorageType(t.getElementType()));
-}
-
 namespace {
 
 /// reshape, expand_dims, squeeze, flatten, unflatten: row-major reshapes.
@@ -69,7 +64,7 @@ struct TransposeOpLowering final : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = storageOf(op.getType());
+    auto type = lowering::getStorageType(op.getType());
     int64_t rank = type.getRank();
     SmallVector<int64_t> perm = llvm::map_to_vector(
         op.getAxes(), [&](int64_t a) { return a < 0 ? a + rank : a; });
@@ -90,7 +85,7 @@ struct SliceOpLowering final : OpConversionPattern<SliceOp> {
   LogicalResult
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = storageOf(op.getType());
+    auto type = lowering::getStorageType(op.getType());
     if (llvm::any_of(op.getStrides(), [](int64_t s) { return s < 0; })) {
       // Walk backwards: out[i] = x[start + i * stride] on every axis.
       Value src = adaptor.getX();
@@ -154,7 +149,7 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
       // Every source element asks whether it lies on the slice, and which
       // update element lands there.
       ArrayRef<int64_t> start = op.getStart(), strides = op.getStrides();
-      auto type = storageOf(srcType);
+      auto type = lowering::getStorageType(srcType);
       Value init = tensor::EmptyOp::create(
           rewriter, op.getLoc(), type.getShape(), type.getElementType());
       SmallVector<utils::IteratorType> iterators(type.getRank(),
@@ -256,7 +251,7 @@ struct DynamicSliceOpLowering final : OpConversionPattern<DynamicSliceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getX().getType());
     auto startType = cast<RankedTensorType>(op.getStart().getType());
-    auto type = storageOf(op.getType());
+    auto type = lowering::getStorageType(op.getType());
     Value src = adaptor.getX(), start = adaptor.getStart();
     Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
                                          type.getElementType());
@@ -291,7 +286,7 @@ struct DynamicSliceUpdateOpLowering final
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
     auto startType = cast<RankedTensorType>(op.getStart().getType());
-    auto type = storageOf(srcType);
+    auto type = lowering::getStorageType(srcType);
     Value update = adaptor.getUpdate(), start = adaptor.getStart();
     int64_t rank = type.getRank();
     Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
@@ -357,7 +352,7 @@ struct SplitOpLowering final : OpConversionPattern<SplitOp> {
     SmallVector<Value> pieces;
     int64_t offset = 0;
     for (Value result : op.getResults()) {
-      auto type = storageOf(result.getType());
+      auto type = lowering::getStorageType(result.getType());
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
       pieces.push_back(tensor::ExtractSliceOp::create(
@@ -425,7 +420,7 @@ struct PadOpLowering final : OpConversionPattern<PadOp> {
     Value padValue = tensor::ExtractOp::create(
         rewriter, loc, adaptor.getPadValue(), ValueRange{});
     auto pad = tensor::PadOp::create(
-        rewriter, loc, storageOf(op.getType()), adaptor.getX(),
+        rewriter, loc, lowering::getStorageType(op.getType()), adaptor.getX(),
         getAsIndexOpFoldResult(rewriter.getContext(), low),
         getAsIndexOpFoldResult(rewriter.getContext(), high), padValue);
     rewriter.replaceOp(op, pad.getResult());
@@ -484,7 +479,7 @@ struct GatherOpLowering final : OpConversionPattern<GatherOp> {
     SmallVector<int64_t> axes = llvm::map_to_vector(
         op.getAxes(), [&](int64_t a) { return a < 0 ? a + srcRank : a; });
     ArrayRef<int64_t> sizes = op.getSliceSizes();
-    auto storage = storageOf(type);
+    auto storage = lowering::getStorageType(type);
     Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
                                          storage.getElementType());
     Value src = adaptor.getSrc();
@@ -529,7 +524,7 @@ struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     axis = axis < 0 ? axis + rank : axis;
-    auto storage = storageOf(type);
+    auto storage = lowering::getStorageType(type);
     Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
                                          storage.getElementType());
     SmallVector<AffineMap> maps = {
@@ -576,7 +571,7 @@ struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
     Value flat = lowering::reshapeTensor(rewriter, loc, adaptor.getX(),
                                          {srcType.getNumElements()});
-    auto storage = storageOf(type);
+    auto storage = lowering::getStorageType(type);
     Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
                                          storage.getElementType());
     SmallVector<utils::IteratorType> iterators(type.getRank(),

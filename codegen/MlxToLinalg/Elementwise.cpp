@@ -33,7 +33,8 @@ AffineMap lowering::getBroadcastMap(MLIRContext *ctx,
   return AffineMap::get(rank, 0, exprs, ctx);
 }
 
-static RankedTensorType storageType(RankedTensorType type) {
+RankedTensorType lowering::getStorageType(Type tensorType) {
+  auto type = cast<RankedTensorType>(tensorType);
   return type.clone(toStorageType(type.getElementType()));
 }
 
@@ -42,7 +43,7 @@ Value lowering::buildElementwiseGeneric(
     ArrayRef<RankedTensorType> inputTypes,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *ctx = b.getContext();
-  RankedTensorType storage = storageType(resultType);
+  RankedTensorType storage = getStorageType(resultType);
   Value init = tensor::EmptyOp::create(b, loc, storage.getShape(),
                                        storage.getElementType());
   SmallVector<AffineMap> maps;

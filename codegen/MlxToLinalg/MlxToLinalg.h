@@ -48,6 +48,8 @@ Value buildElementwiseGeneric(
     OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
     ArrayRef<RankedTensorType> inputTypes,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+/// The tensor type of storage elements (ui32 -> i32) for an mlx tensor type.
+RankedTensorType getStorageType(Type tensorType);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> shape);
