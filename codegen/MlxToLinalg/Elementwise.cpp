@@ -11,6 +11,7 @@
 
 #include "Mlx/MlxOps.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -133,10 +134,19 @@ struct ConstantOpLowering final : OpConversionPattern<ConstantOp> {
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Type storage = toStorageType(type.getElementType());
+    // Weights imported from a file stay a blob over the file's bytes; only
+    // their type changes to the signless storage type.
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(op.getValue())) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, DenseResourceElementsAttr::get(type.clone(storage),
+                                             resource.getRawHandle()));
+      return success();
+    }
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
     if (!dense)
       return rewriter.notifyMatchFailure(op, "only dense constants lower");
-    Type storage = toStorageType(dense.getElementType());
     if (storage != dense.getElementType())
       dense = dense.bitcast(storage);
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, dense);

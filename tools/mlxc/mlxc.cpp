@@ -13,6 +13,7 @@
 #include "codegen/Host/EntryPoint.h"
 #include "codegen/Pipelines.h"
 #include "codegen/Target/ObjectFile.h"
+#include "importers/Mlxfn/MlxfnImporter.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -41,7 +42,7 @@ enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Lib, Exe };
 
 static cl::OptionCategory category("mlxc options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<graph.mlir>"),
+                                      cl::desc("<graph.mlir | model.mlxfn>"),
                                       cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("path"),
@@ -430,12 +431,6 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  if (StringRef(inputFile).ends_with(".mlxfn")) {
-    errs() << "mlxc: error: " << inputFile
-           << ": reading MLX exports (.mlxfn) is not supported by this build; "
-              "give an .mlir file of the mlx dialect\n";
-    return 1;
-  }
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file) {
@@ -443,9 +438,19 @@ int main(int argc, char **argv) {
     return 1;
   }
   auto sourceMgr = std::make_shared<SourceMgr>();
+  OwningOpRef<ModuleOp> module;
+  if (mlxc::isMlxfn(file->getMemBufferRef())) {
+    // Binary: diagnostics name file:function:tape entry, without a source
+    // line. The mapped file stays alive while the weights are read from it.
+    SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+    module = mlxc::importMlxfn(&context, file->getMemBufferRef());
+    if (!module)
+      return 1;
+    return failed(compile(*module, argv[0])) ? 1 : 0;
+  }
   sourceMgr->AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
   return failed(compile(*module, argv[0])) ? 1 : 0;
