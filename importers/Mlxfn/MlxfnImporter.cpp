@@ -315,17 +315,34 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   if (name == "Unflatten")
     return build("unflatten", operands,
                  {attr("axis", i64(s.i(0))), attr("shape", arr(s.v(1)))});
-  if (name == "Slice")
-    return build("slice", operands,
-                 {attr("start", arr(s.v(0))), attr("stop", arr(s.v(1))),
-                  attr("strides", arr(s.v(2)))});
-  if (name == "SliceUpdate") {
-    if (s.has(0) && s.i(0) != 4)
+  // MLX stores slice bounds as Python does (negative from the end, past the
+  // ends allowed); mlx.slice takes them clamped.
+  auto sliceAttrs = [&](unsigned k) -> FailureOr<SmallVector<NamedAttribute>> {
+    SmallVector<int64_t> start(s.v(k)), stop(s.v(k + 1));
+    ArrayRef<int64_t> strides = s.v(k + 2);
+    auto shape = cast<RankedTensorType>(operands[0].getType()).getShape();
+    if (start.size() != shape.size() || stop.size() != shape.size() ||
+        strides.size() != shape.size())
+      return failure();
+    for (size_t i = 0; i < shape.size(); ++i) {
+      int64_t n = shape[i];
+      int64_t lo = strides[i] < 0 ? -1 : 0, hi = strides[i] < 0 ? n - 1 : n;
+      for (int64_t *v : {&start[i], &stop[i]})
+        *v = std::clamp(*v < 0 ? *v + n : *v, lo, hi);
+    }
+    return SmallVector<NamedAttribute>{attr("start", arr(start)),
+                                       attr("stop", arr(stop)),
+                                       attr("strides", arr(strides))};
+  };
+  if (name == "Slice" || name == "SliceUpdate") {
+    bool update = name == "SliceUpdate";
+    if (update && s.has(0) && s.i(0) != 4)
       return unsupported("with a reduction (" + Twine(s.i(0)) +
                          ") has no mlx op");
-    return build("slice_update", operands,
-                 {attr("start", arr(s.v(1))), attr("stop", arr(s.v(2))),
-                  attr("strides", arr(s.v(3)))});
+    FailureOr<SmallVector<NamedAttribute>> attrs = sliceAttrs(update ? 1 : 0);
+    if (failed(attrs))
+      return unsupported("has bounds that do not match the input's rank");
+    return build(update ? "slice_update" : "slice", operands, *attrs);
   }
   if (name == "DynamicSlice")
     return build("dynamic_slice", operands,

@@ -415,6 +415,34 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
                                            : std::string(runtimeDir));
 }
 
+/// Prints `file:F:T: error: message [MLX primitive P]` for a diagnostic
+/// located in an imported .mlxfn file (F: traced function, T: tape entry).
+static LogicalResult printMlxfnDiagnostic(Diagnostic &diag) {
+  auto print = [](Location loc, StringRef severity, const Twine &message) {
+    std::string primitive;
+    if (auto name = dyn_cast<NameLoc>(loc)) {
+      primitive = name.getName().str();
+      loc = name.getChildLoc();
+    }
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      errs() << file.getFilename().getValue() << ":" << file.getLine() << ":"
+             << file.getColumn() << ": ";
+    errs() << severity << ": " << message;
+    if (!primitive.empty())
+      errs() << " [MLX primitive " << primitive << "]";
+    errs() << "\n";
+  };
+  StringRef severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error
+                           ? "error"
+                           : diag.getSeverity() == mlir::DiagnosticSeverity::Warning
+                                 ? "warning"
+                                 : "note";
+  print(diag.getLocation(), severity, diag.str());
+  for (Diagnostic &note : diag.getNotes())
+    print(note.getLocation(), "note", note.str());
+  return success();
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   registerMLIRContextCLOptions();
@@ -440,9 +468,10 @@ int main(int argc, char **argv) {
   auto sourceMgr = std::make_shared<SourceMgr>();
   OwningOpRef<ModuleOp> module;
   if (mlxc::isMlxfn(file->getMemBufferRef())) {
-    // Binary: diagnostics name file:function:tape entry, without a source
-    // line. The mapped file stays alive while the weights are read from it.
-    SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+    // Binary: no source line to show, so diagnostics name the file, the
+    // traced function and tape entry, and the MLX primitive. The mapped
+    // file stays alive while the weights are read from it.
+    ScopedDiagnosticHandler handler(&context, printMlxfnDiagnostic);
     module = mlxc::importMlxfn(&context, file->getMemBufferRef());
     if (!module)
       return 1;

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Models written with MLX and exported by MLX itself (`mx.export_function`).
+
+Each model function returns (fn, args, kwargs): MLX traces fn on the example
+arrays. `export(name, dir)` writes, into dir:
+  NAME.mlxfn          the export
+  NAME.inputs.npz     the example inputs, keyed by the names mlxc gives them
+                      (arg0, arg1, ... for positional inputs, the keyword)
+  NAME.expected.npz   MLX's outputs on those inputs (out0, out1, ...)
+bfloat16 arrays are stored as float32 (numpy has no bfloat16); the values are
+exact bfloat16 values.
+"""
+
+import os
+import sys
+
+import numpy as np
+import mlx.core as mx
+import mlx.nn as nn
+
+MODELS = {}
+
+
+def model(fn):
+    MODELS[fn.__name__] = fn
+    return fn
+
+
+def normal(*shape, dtype=mx.float32, scale=1.0):
+    return (mx.random.normal(shape) * scale).astype(dtype)
+
+
+def init(module, dtype=mx.float32):
+    """Evaluated weights: unevaluated ones would export their random init."""
+    module.set_dtype(dtype)
+    mx.eval(module.parameters())
+    return module
+
+
+# --- Small networks ----------------------------------------------------------
+
+@model
+def mlp():
+    net = init(nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 64),
+                             nn.GELU(), nn.Linear(64, 10)))
+    return lambda x: net(x), [normal(8, 32)], {}
+
+
+@model
+def cnn():
+    conv1 = init(nn.Conv2d(3, 8, kernel_size=3, padding=1))
+    conv2 = init(nn.Conv2d(8, 16, kernel_size=3, stride=1, padding=1))
+    head = init(nn.Linear(16 * 4 * 4, 10))
+
+    def pool(x):  # 2x2 max pooling written as reshape + max
+        n, h, w, c = x.shape
+        return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+    def fn(x):
+        x = pool(nn.relu(conv1(x)))
+        x = pool(nn.relu(conv2(x)))
+        return head(x.reshape(x.shape[0], -1))
+    return fn, [normal(2, 16, 16, 3)], {}
+
+
+# --- Llama ---------------------------------------------------------------------
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, kv_heads):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
+        self.scale = self.head_dim ** -0.5
+        self.q_proj = nn.Linear(dim, heads * self.head_dim, bias=False)
+        self.k_proj = nn.Linear(dim, kv_heads * self.head_dim, bias=False)
+        self.v_proj = nn.Linear(dim, kv_heads * self.head_dim, bias=False)
+        self.o_proj = nn.Linear(heads * self.head_dim, dim, bias=False)
+        self.rope = nn.RoPE(self.head_dim, traditional=False, base=10000)
+
+    def split(self, x, heads):
+        b, l, _ = x.shape
+        return x.reshape(b, l, heads, -1).transpose(0, 2, 1, 3)
+
+    def __call__(self, x):
+        b, l, _ = x.shape
+        q = self.rope(self.split(self.q_proj(x), self.heads))
+        k = self.rope(self.split(self.k_proj(x), self.kv_heads))
+        v = self.split(self.v_proj(x), self.kv_heads)
+        o = mx.fast.scaled_dot_product_attention(q, k, v, scale=self.scale,
+                                                 mask="causal")
+        return self.o_proj(o.transpose(0, 2, 1, 3).reshape(b, l, -1))
+
+
+class MLP(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.gate_proj = nn.Linear(dim, hidden, bias=False)
+        self.up_proj = nn.Linear(dim, hidden, bias=False)
+        self.down_proj = nn.Linear(hidden, dim, bias=False)
+
+    def __call__(self, x):
+        return self.down_proj(nn.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, dim=64, heads=4, kv_heads=2, hidden=128):
+        super().__init__()
+        self.self_attn = Attention(dim, heads, kv_heads)
+        self.mlp = MLP(dim, hidden)
+        self.input_layernorm = nn.RMSNorm(dim, eps=1e-5)
+        self.post_attention_layernorm = nn.RMSNorm(dim, eps=1e-5)
+
+    def __call__(self, x):
+        h = x + self.self_attn(self.input_layernorm(x))
+        return h + self.mlp(self.post_attention_layernorm(h))
+
+
+@model
+def llama_layer_f32():
+    layer = init(DecoderLayer())
+    return lambda x: layer(x), [normal(1, 8, 64)], {}
+
+
+@model
+def llama_layer_bf16():
+    layer = init(DecoderLayer(), mx.bfloat16)
+    return lambda x: layer(x), [normal(1, 8, 64, dtype=mx.bfloat16)], {}
+
+
+class Llama(nn.Module):
+    def __init__(self, vocab=256, dim=64, layers=2):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, dim)
+        self.layers = [DecoderLayer(dim) for _ in range(layers)]
+        self.norm = nn.RMSNorm(dim, eps=1e-5)
+
+    def __call__(self, tokens):
+        h = self.embed_tokens(tokens)
+        for layer in self.layers:
+            h = layer(h)
+        return self.embed_tokens.as_linear(self.norm(h))  # tied head
+
+
+@model
+def llama_two_layers():
+    net = init(Llama())
+    tokens = mx.random.randint(0, 256, (1, 12)).astype(mx.int32)
+    return lambda t: net(t), [tokens], {}
+
+
+@model
+def llama_decode_step():
+    """One token with a KV cache whose write position is an input array."""
+    dim, heads, kv_heads, max_len = 64, 4, 2, 16
+    attn = init(Attention(dim, heads, kv_heads))
+    hd = dim // heads
+
+    def step(x, k_cache, v_cache, offset):
+        b = x.shape[0]
+        q = attn.split(attn.q_proj(x), heads)
+        k = attn.split(attn.k_proj(x), kv_heads)
+        v = attn.split(attn.v_proj(x), kv_heads)
+        q = mx.fast.rope(q, hd, traditional=False, base=10000, scale=1.0,
+                         offset=offset)
+        k = mx.fast.rope(k, hd, traditional=False, base=10000, scale=1.0,
+                         offset=offset)
+        start = offset.reshape(1)
+        k_cache = mx.slice_update(k_cache, k, start, axes=(2,))
+        v_cache = mx.slice_update(v_cache, v, start, axes=(2,))
+        mask = mx.arange(max_len) <= offset  # keys written so far
+        o = mx.fast.scaled_dot_product_attention(q, k_cache, v_cache,
+                                                 scale=attn.scale, mask=mask)
+        out = attn.o_proj(o.transpose(0, 2, 1, 3).reshape(b, 1, -1))
+        return out, k_cache, v_cache
+
+    offset = mx.array(5, dtype=mx.int32)
+    cache = lambda: normal(1, kv_heads, max_len, hd) * (mx.arange(max_len) < 5)[:, None]
+    return step, [normal(1, 1, dim), cache(), cache(), offset], {}
+
+
+def quantized_linear(bits):
+    lin = init(nn.Linear(128, 32))
+    qlin = nn.QuantizedLinear.from_linear(lin, group_size=64, bits=bits)
+    mx.eval(qlin.parameters())
+    return lambda x: qlin(x), [normal(4, 128)], {}
+
+
+@model
+def quantized_linear_4bit():
+    return quantized_linear(4)
+
+
+@model
+def quantized_linear_8bit():
+    return quantized_linear(8)
+
+
+# --- One graph per op family ---------------------------------------------------
+
+@model
+def ops_elementwise():
+    def fn(a, b):
+        return (mx.exp(a) * mx.sin(b) - mx.tanh(a) / (mx.abs(b) + 1),
+                mx.sqrt(mx.abs(a)) + mx.rsqrt(mx.abs(b) + 1) + mx.erf(a),
+                mx.log1p(mx.abs(a)) + mx.expm1(b * 0.1) + mx.log2(mx.abs(b) + 1),
+                mx.where(a > b, a, b), mx.maximum(a, 0) + mx.minimum(b, 0),
+                mx.sigmoid(a) ** 2 + mx.arctan2(a, b) + mx.floor(b) + mx.round(a),
+                (a.astype(mx.int32) * 3 + 1) % 5, mx.logical_and(a > 0, b < 0),
+                mx.logaddexp(a, b), mx.square(a) - mx.negative(b) + mx.sign(b))
+    return fn, [normal(4, 16), normal(4, 16)], {}
+
+
+@model
+def ops_reductions():
+    def fn(x):
+        return (x.sum(axis=1), x.mean(axis=(0, 2)), x.max(axis=-1), x.min(),
+                x.prod(axis=0), mx.var(x, axis=1), mx.argmax(x, axis=2),
+                mx.argmin(x, axis=0), mx.logsumexp(x, axis=-1),
+                mx.softmax(x, axis=-1), mx.all(x > -3, axis=1),
+                mx.any(x > 2, axis=2))
+    return fn, [normal(3, 5, 7)], {}
+
+
+@model
+def ops_scans():
+    def fn(x):
+        return (mx.cumsum(x, axis=1), mx.cumprod(x * 0.5, axis=0),
+                mx.cummax(x, axis=1, reverse=True),
+                mx.cummin(x, axis=0),
+                mx.cumsum(x, axis=1, inclusive=False))
+    return fn, [normal(6, 9)], {}
+
+
+@model
+def ops_layout():
+    def fn(x, y):
+        t = x.transpose(2, 0, 1)
+        return (t.reshape(4, -1), x[:, 1:3, ::2], mx.concatenate([x, y], axis=1),
+                mx.pad(x, [(0, 0), (1, 2), (0, 1)], constant_values=0.5),
+                *mx.split(y, 2, axis=2), mx.expand_dims(x, 1).squeeze(1) + 1,
+                mx.broadcast_to(x[:, :1, :], (2, 3, 4)), x.flatten(),
+                mx.swapaxes(y, 0, 2), x[..., ::-1])
+    return fn, [normal(2, 3, 4), normal(2, 5, 4)], {}
+
+
+@model
+def ops_indexing():
+    table = normal(10, 6)
+    mx.eval(table)
+
+    def fn(x, idx):
+        return (table[idx], mx.take(x, idx, axis=1),
+                mx.take_along_axis(x, (idx[None, :] + 1) % 5, axis=1),
+                x[idx % 4], table[idx[:, None], idx[None, :]])
+    return fn, [normal(4, 5), mx.array([3, 0, 4, 2, 1], dtype=mx.int32)], {}
+
+
+@model
+def ops_linear():
+    def fn(a, b, c):
+        return a @ b, mx.addmm(c, a, b, alpha=0.5, beta=2.0), \
+            mx.matmul(a[None], mx.stack([b, b * 2]))
+    return fn, [normal(6, 16), normal(16, 8), normal(8)], {}
+
+
+@model
+def ops_creation():
+    def fn(x):
+        return (x + mx.arange(8, dtype=mx.float32), mx.full((3, 8), 2.5) * x,
+                mx.zeros_like(x) + mx.ones((8,)), mx.arange(2, 20, 3) * 2)
+    return fn, [normal(3, 8)], {}
+
+
+@model
+def ops_kwargs():
+    """Keyword inputs (exported sorted by name after the positional ones)."""
+    def fn(x, *, scale, bias):
+        return x * scale + bias,
+    return fn, [normal(4, 4)], {"scale": normal(4), "bias": normal(4, 4)}
+
+
+def to_numpy(a):
+    if a.dtype == mx.bfloat16:
+        a = a.astype(mx.float32)
+    return np.array(a)
+
+
+def export(name, out_dir):
+    mx.random.seed(sum(map(ord, name)))
+    fn, args, kwargs = MODELS[name]()
+    mx.eval(args, kwargs)
+    path = os.path.join(out_dir, name + ".mlxfn")
+    mx.export_function(path, fn, *args, **kwargs)
+    outs = fn(*args, **kwargs)
+    outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+    inputs = {f"arg{i}": to_numpy(a) for i, a in enumerate(args)}
+    inputs.update({k: to_numpy(v) for k, v in kwargs.items()})
+    np.savez(os.path.join(out_dir, name + ".inputs.npz"), **inputs)
+    np.savez(os.path.join(out_dir, name + ".expected.npz"),
+             **{f"out{i}": to_numpy(o) for i, o in enumerate(outs)})
+    # Input order as mlxc sees it: positional, then keywords sorted.
+    return [f"arg{i}" for i in range(len(args))] + sorted(kwargs), \
+        [str(o.dtype).split(".")[-1] for o in outs]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 2 and sys.argv[1] == "list":
+        print("\n".join(MODELS))
+    elif len(sys.argv) == 3:
+        print(export(sys.argv[1], sys.argv[2]))
+    else:
+        sys.exit("usage: corpus.py list | corpus.py NAME OUT_DIR")
