@@ -11,10 +11,10 @@
 
 #include "Mlx/MlxOps.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace mlir::mlx;

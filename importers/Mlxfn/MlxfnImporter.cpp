@@ -283,13 +283,13 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     return build(ops[s.i(0)], operands);
   }
   if (name == "AsType")
-    return build("astype", operands,
-                 {attr("dtype", TypeAttr::get(getElementTypeOrSelf(
-                                    resultTypes[0])))});
+    return build(
+        "astype", operands,
+        {attr("dtype", TypeAttr::get(getElementTypeOrSelf(resultTypes[0])))});
   if (name == "View")
-    return build("view", operands,
-                 {attr("dtype", TypeAttr::get(getElementTypeOrSelf(
-                                    resultTypes[0])))});
+    return build(
+        "view", operands,
+        {attr("dtype", TypeAttr::get(getElementTypeOrSelf(resultTypes[0])))});
 
   // Layout.
   auto resultShape = [&]() {
@@ -309,9 +309,9 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   if (name == "Squeeze")
     return build("squeeze", operands, {attr("axes", arr(s.v(0)))});
   if (name == "Flatten")
-    return build("flatten", operands,
-                 {attr("start_axis", i64(s.i(0))),
-                  attr("end_axis", i64(s.i(1)))});
+    return build(
+        "flatten", operands,
+        {attr("start_axis", i64(s.i(0))), attr("end_axis", i64(s.i(1)))});
   if (name == "Unflatten")
     return build("unflatten", operands,
                  {attr("axis", i64(s.i(0))), attr("shape", arr(s.v(1)))});
@@ -348,8 +348,7 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     return build("dynamic_slice", operands,
                  {attr("axes", arr(s.v(0))), attr("slice_size", arr(s.v(1)))});
   if (name == "DynamicSliceUpdate")
-    return build("dynamic_slice_update", operands,
-                 {attr("axes", arr(s.v(0)))});
+    return build("dynamic_slice_update", operands, {attr("axes", arr(s.v(0)))});
   if (name == "Concatenate")
     return build("concatenate", operands, {attr("axis", i64(s.i(0)))});
   if (name == "Split")
@@ -383,26 +382,26 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     if (auto floatType = dyn_cast<FloatType>(type.getElementType()))
       element = b.getFloatAttr(floatType, value);
     else
-      element = b.getIntegerAttr(type.getElementType(),
-                                 static_cast<int64_t>(value));
+      element =
+          b.getIntegerAttr(type.getElementType(), static_cast<int64_t>(value));
     return Values{mlx::ConstantOp::create(
         builder, loc, DenseElementsAttr::get(type, element))};
   }
 
   // Reductions and scans (MLX's primitives keep the reduced axes).
   if (name == "Reduce") {
-    static const char *const ops[] = {"all", "any", "sum",
+    static const char *const ops[] = {"all",  "any", "sum",
                                       "prod", "min", "max"};
     if (s.i(0) < 0 || s.i(0) > 5)
       return unsupported("has an unknown reduction " + Twine(s.i(0)));
-    return build(ops[s.i(0)], operands,
-                 {attr("axes", arr(s.v(1))),
-                  attr("keepdims", b.getBoolAttr(true))});
+    return build(
+        ops[s.i(0)], operands,
+        {attr("axes", arr(s.v(1))), attr("keepdims", b.getBoolAttr(true))});
   }
   if (name == "ArgReduce")
-    return build(s.i(0) == 0 ? "argmin" : "argmax", operands,
-                 {attr("axis", i64(s.i(1))),
-                  attr("keepdims", b.getBoolAttr(true))});
+    return build(
+        s.i(0) == 0 ? "argmin" : "argmax", operands,
+        {attr("axis", i64(s.i(1))), attr("keepdims", b.getBoolAttr(true))});
   if (name == "LogSumExp")
     return build("logsumexp", operands,
                  {attr("axes", arr({rank0 - 1})),
@@ -412,8 +411,7 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                  {attr("axes", arr({rank0 - 1})),
                   attr("precise", b.getBoolAttr(s.b(0)))});
   if (name == "Scan") {
-    static const char *const ops[] = {"cummax", "cummin", "cumsum",
-                                      "cumprod"};
+    static const char *const ops[] = {"cummax", "cummin", "cumsum", "cumprod"};
     if (s.i(0) < 0 || s.i(0) > 3)
       return unsupported("with reduction " + Twine(s.i(0)) +
                          " (logcumsumexp) has no mlx op");
@@ -432,21 +430,19 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   // Indexing.
   if (name == "Gather")
     return build("gather", operands,
-                 {attr("axes", arr(s.v(0))),
-                  attr("slice_sizes", arr(s.v(1)))});
+                 {attr("axes", arr(s.v(0))), attr("slice_sizes", arr(s.v(1)))});
   if (name == "GatherAxis")
     return build("take_along_axis", operands, {attr("axis", i64(s.i(0)))});
   if (name == "Scatter") {
     static const char *const ops[] = {"scatter_max", "scatter_min",
-                                      "scatter_add", "scatter_prod",
-                                      "scatter"};
+                                      "scatter_add", "scatter_prod", "scatter"};
     if (s.i(0) < 0 || s.i(0) > 4)
       return unsupported("has an unknown reduction " + Twine(s.i(0)));
     return build(ops[s.i(0)], operands, {attr("axes", arr(s.v(1)))});
   }
   if (name == "ScatterAxis")
-    return build(s.i(0) == 0 ? "scatter_add_axis" : "put_along_axis",
-                 operands, {attr("axis", i64(s.i(1)))});
+    return build(s.i(0) == 0 ? "scatter_add_axis" : "put_along_axis", operands,
+                 {attr("axis", i64(s.i(1)))});
 
   // Linear algebra.
   if (name == "AddMM") {
@@ -459,9 +455,9 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   auto quantization = [&](unsigned k) {
     return SmallVector<NamedAttribute>{
         attr("group_size", i64(s.i(k))), attr("bits", i64(s.i(k + 1))),
-        attr("mode", mlx::QuantizationModeAttr::get(
-                         context, static_cast<mlx::QuantizationMode>(
-                                      s.i(k + 2))))};
+        attr("mode",
+             mlx::QuantizationModeAttr::get(
+                 context, static_cast<mlx::QuantizationMode>(s.i(k + 2))))};
   };
   auto checkMode = [&](unsigned k) {
     return success(s.i(k) >= 0 && s.i(k) <= 3);
@@ -496,19 +492,17 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     SmallVector<NamedAttribute> attrs = quantization(1);
     if (!s.b(4))
       return build("quantize", operands, attrs);
-    attrs.push_back(attr("dtype", TypeAttr::get(getElementTypeOrSelf(
-                                      resultTypes[0]))));
+    attrs.push_back(
+        attr("dtype", TypeAttr::get(getElementTypeOrSelf(resultTypes[0]))));
     return build("dequantize", operands, attrs);
   }
   if (name == "Convolution")
-    return build("conv_general", operands,
-                 {attr("strides", arr(s.v(0))),
-                  attr("padding_lo", arr(s.v(1))),
-                  attr("padding_hi", arr(s.v(2))),
-                  attr("kernel_dilation", arr(s.v(3))),
-                  attr("input_dilation", arr(s.v(4))),
-                  attr("groups", i64(s.i(5))),
-                  attr("flip", b.getBoolAttr(s.b(6)))});
+    return build(
+        "conv_general", operands,
+        {attr("strides", arr(s.v(0))), attr("padding_lo", arr(s.v(1))),
+         attr("padding_hi", arr(s.v(2))), attr("kernel_dilation", arr(s.v(3))),
+         attr("input_dilation", arr(s.v(4))), attr("groups", i64(s.i(5))),
+         attr("flip", b.getBoolAttr(s.b(6)))});
   if (name == "RandomBits")
     return build("random_bits", operands,
                  {attr("shape", arr(s.v(0))), attr("width", i64(s.i(1)))});
@@ -521,16 +515,14 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     if (failed(expectInputs(3, 3)))
       return unsupported("needs 3 inputs");
     return build("layer_norm", operands,
-                 {segments({1, 1, 1}),
-                  attr("eps", b.getF32FloatAttr(s.f(1)))});
+                 {segments({1, 1, 1}), attr("eps", b.getF32FloatAttr(s.f(1)))});
   }
   if (name == "RoPE") {
     if (!s.b(5))
       return unsupported("in the backward direction (forward = false) has "
                          "no mlx op");
     SmallVector<NamedAttribute> attrs = {
-        attr("dims", i64(s.i(1))),
-        attr("traditional", b.getBoolAttr(s.b(2))),
+        attr("dims", i64(s.i(1))), attr("traditional", b.getBoolAttr(s.b(2))),
         attr("scale", b.getF32FloatAttr(s.f(4)))};
     if (operands.size() == 2)
       attrs.push_back(attr("base", b.getF32FloatAttr(s.f(3))));
@@ -554,8 +546,8 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   return unsupported("is not supported by mlxc");
 }
 
-LogicalResult Importer::importFunction(const Function &function,
-                                       unsigned index, ModuleOp module) {
+LogicalResult Importer::importFunction(const Function &function, unsigned index,
+                                       ModuleOp module) {
   Location funcLoc = FileLineColLoc::get(context, filename, index + 1, 0);
   SmallVector<Type> inputTypes;
   for (const ArrayMeta &meta : function.inputs) {
@@ -610,9 +602,9 @@ LogicalResult Importer::importFunction(const Function &function,
       if (failed(results))
         return failure();
       if (results->size() != node.outputIds.size())
-        return emitError(loc) << node.name << " gave " << results->size()
-                              << " results, the file records "
-                              << node.outputIds.size();
+        return emitError(loc)
+               << node.name << " gave " << results->size()
+               << " results, the file records " << node.outputIds.size();
       for (auto [id, value] : llvm::zip(node.outputIds, *results))
         values[id] = value;
       break;
@@ -640,8 +632,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   OwningOpRef<ModuleOp> module =
       ModuleOp::create(FileLineColLoc::get(context, filename, 0, 0));
   Builder b(context);
-  (*module)->setAttr("mlx.mlxfn_version",
-                     b.getStringAttr(file.versionString));
+  (*module)->setAttr("mlx.mlxfn_version", b.getStringAttr(file.versionString));
   if (!file.metadata.empty())
     (*module)->setAttr("mlx.mlxfn_metadata", b.getStringAttr(file.metadata));
   for (auto [i, function] : llvm::enumerate(file.functions))

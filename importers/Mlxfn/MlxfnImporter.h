@@ -29,8 +29,8 @@ bool isMlxfn(llvm::MemoryBufferRef buffer);
 /// derived from it. Functions are named after the file's stem, with a
 /// `_<i>` suffix when the file holds several traces. Errors are reported
 /// through the context's diagnostic handler; the result is then null.
-mlir::OwningOpRef<mlir::ModuleOp>
-importMlxfn(mlir::MLIRContext *context, llvm::MemoryBufferRef buffer);
+mlir::OwningOpRef<mlir::ModuleOp> importMlxfn(mlir::MLIRContext *context,
+                                              llvm::MemoryBufferRef buffer);
 
 } // namespace mlxc
 

@@ -58,8 +58,8 @@ unsigned getItemSize(Dtype dtype) {
 
 StringRef getDtypeName(Dtype dtype) {
   static const char *const names[] = {
-      "bool",    "uint8",   "uint16",  "uint32",  "uint64",
-      "int8",    "int16",   "int32",   "int64",   "float16",
+      "bool",    "uint8",   "uint16",   "uint32",   "uint64",
+      "int8",    "int16",   "int32",    "int64",    "float16",
       "float32", "float64", "bfloat16", "complex64"};
   return names[static_cast<unsigned>(dtype)];
 }
@@ -81,10 +81,10 @@ enum class Field {
   F32,
   F64,
   Bool,
-  Dtype,    ///< int32 value + uint8 itemsize.
-  VecI32,   ///< Shape and axis lists.
-  VecI64,   ///< Strides.
-  VecU64,   ///< FFT axes.
+  Dtype,  ///< int32 value + uint8 itemsize.
+  VecI32, ///< Shape and axis lists.
+  VecI64, ///< Strides.
+  VecU64, ///< FFT axes.
   String,
 };
 
@@ -100,20 +100,20 @@ const StringMap<Schema> &getSchemas() {
   static const StringMap<Schema> schemas = [] {
     StringMap<Schema> s;
     for (const char *name :
-         {"Abs",         "Add",        "ArcCos",       "ArcCosh",
-          "ArcSin",      "ArcSinh",    "ArcTan",       "ArcTan2",
-          "ArcTanh",     "Ceil",       "Conjugate",    "Copy",
-          "Cos",         "Cosh",       "Depends",      "Divide",
-          "DivMod",      "Erf",        "ErfInv",       "Exp",
-          "Expm1",       "Floor",      "Full",         "Greater",
-          "GreaterEqual", "Imag",      "Less",         "LessEqual",
-          "Log1p",       "LogicalNot", "LogicalAnd",   "LogicalOr",
-          "LogAddExp",   "LogSumExp",  "MaskedScatter", "Matmul",
-          "Maximum",     "Minimum",    "Multiply",     "Negative",
-          "NotEqual",    "Power",      "Real",         "Remainder",
-          "Round",       "Select",     "Sigmoid",      "Sign",
-          "Sin",         "Sinh",       "Square",       "StopGradient",
-          "Subtract",    "Tan",        "Tanh",         "QRF"})
+         {"Abs",          "Add",        "ArcCos",        "ArcCosh",
+          "ArcSin",       "ArcSinh",    "ArcTan",        "ArcTan2",
+          "ArcTanh",      "Ceil",       "Conjugate",     "Copy",
+          "Cos",          "Cosh",       "Depends",       "Divide",
+          "DivMod",       "Erf",        "ErfInv",        "Exp",
+          "Expm1",        "Floor",      "Full",          "Greater",
+          "GreaterEqual", "Imag",       "Less",          "LessEqual",
+          "Log1p",        "LogicalNot", "LogicalAnd",    "LogicalOr",
+          "LogAddExp",    "LogSumExp",  "MaskedScatter", "Matmul",
+          "Maximum",      "Minimum",    "Multiply",      "Negative",
+          "NotEqual",     "Power",      "Real",          "Remainder",
+          "Round",        "Select",     "Sigmoid",       "Sign",
+          "Sin",          "Sinh",       "Square",        "StopGradient",
+          "Subtract",     "Tan",        "Tanh",          "QRF"})
       s[name] = {};
     using F = Field;
     auto v = [](F f) { return FieldSpec{f}; };
@@ -129,9 +129,8 @@ const StringMap<Schema> &getSchemas() {
     s["Broadcast"] = {v(F::VecI32)};
     s["BroadcastAxes"] = {v(F::VecI32)};
     s["Concatenate"] = {v(F::I32)};
-    s["Convolution"] = {v(F::VecI32), v(F::VecI32), v(F::VecI32),
-                        v(F::VecI32), v(F::VecI32), v(F::I32),
-                        v(F::Bool)};
+    s["Convolution"] = {v(F::VecI32), v(F::VecI32), v(F::VecI32), v(F::VecI32),
+                        v(F::VecI32), v(F::I32),    v(F::Bool)};
     s["DynamicSlice"] = {v(F::VecI32), v(F::VecI32)};
     s["DynamicSliceUpdate"] = {v(F::VecI32)};
     s["Equal"] = {v(F::Bool)};
@@ -157,10 +156,8 @@ const StringMap<Schema> &getSchemas() {
     s["ScatterAxis"] = {v(F::I32), v(F::I32)};
     s["SearchSorted"] = {v(F::Bool)};
     s["Slice"] = {v(F::VecI32), v(F::VecI32), v(F::VecI32)};
-    s["SliceUpdate"] = {{F::I32, {0, 31, 2}},
-                        v(F::VecI32),
-                        v(F::VecI32),
-                        v(F::VecI32)};
+    s["SliceUpdate"] = {
+        {F::I32, {0, 31, 2}}, v(F::VecI32), v(F::VecI32), v(F::VecI32)};
     s["Softmax"] = {v(F::Bool)};
     s["Sort"] = {v(F::I32)};
     s["Split"] = {v(F::VecI32), v(F::I32)};
@@ -174,18 +171,19 @@ const StringMap<Schema> &getSchemas() {
     s["Cholesky"] = {v(F::Bool)};
     s["Eig"] = {v(F::Bool)};
     s["Eigh"] = {v(F::String), v(F::Bool)};
-    s["Quantize"] = {v(F::Null), v(F::I32), v(F::I32), v(F::I32),
-                     v(F::Bool)};
+    s["Quantize"] = {v(F::Null), v(F::I32), v(F::I32), v(F::I32), v(F::Bool)};
     s["RMSNorm"] = {v(F::Null), v(F::F32)};
     s["RMSNormVJP"] = {v(F::Null), v(F::F32)};
     s["LayerNorm"] = {v(F::Null), v(F::F32)};
     s["LayerNormVJP"] = {v(F::Null), v(F::F32)};
     s["RoPE"] = {v(F::Null), v(F::I32), v(F::Bool),
                  v(F::F32),  v(F::F32), v(F::Bool)};
-    s["ScaledDotProductAttention"] = {
-        v(F::Null),           v(F::F32),
-        v(F::Bool),           {F::Bool, {0, 29, 1}},
-        {F::Bool, {0, 30, 0}}, {F::Bool, {0, 32, 2}}};
+    s["ScaledDotProductAttention"] = {v(F::Null),
+                                      v(F::F32),
+                                      v(F::Bool),
+                                      {F::Bool, {0, 29, 1}},
+                                      {F::Bool, {0, 30, 0}},
+                                      {F::Bool, {0, 32, 2}}};
     return s;
   }();
   return schemas;
@@ -214,8 +212,8 @@ public:
   template <typename T> Error read(T &value, StringRef what) {
     if (Error e = need(sizeof(T), what))
       return e;
-    value = support::endian::read<T, llvm::endianness::little>(data.data() +
-                                                               pos);
+    value =
+        support::endian::read<T, llvm::endianness::little>(data.data() + pos);
     pos += sizeof(T);
     return Error::success();
   }
@@ -227,7 +225,8 @@ public:
     if (byte > 1)
       return createStringError(inconvertibleErrorCode(),
                                "at byte " + Twine(pos - 1) + ": " + what +
-                                   " is not a bool (" + Twine(byte) + ")");
+                                   " is not a bool (" + Twine(unsigned(byte)) +
+                                   ")");
     value = byte;
     return Error::success();
   }
@@ -240,9 +239,9 @@ public:
     if (minElementBytes && count > remaining() / minElementBytes)
       return createStringError(
           inconvertibleErrorCode(),
-          "at byte " + Twine(pos - 8) + ": " + what + " count " +
-              Twine(count) + " exceeds the " + Twine(remaining()) +
-              " bytes left");
+          "at byte " + Twine(pos - 8) + ": truncated or corrupt file: " + what +
+              " claims " + Twine(count) + " entries, only " +
+              Twine(remaining()) + " bytes are left");
     return Error::success();
   }
 
@@ -312,7 +311,8 @@ static bool parseVersion(StringRef text, Version &version) {
   text.split(parts, '.');
   if (parts.size() < 3)
     return false;
-  StringRef patch = parts[2].take_while([](char c) { return llvm::isDigit(c); });
+  StringRef patch =
+      parts[2].take_while([](char c) { return llvm::isDigit(c); });
   return !parts[0].getAsInteger(10, version.major) &&
          !parts[1].getAsInteger(10, version.minor) && !patch.empty() &&
          !patch.getAsInteger(10, version.patch);
@@ -330,9 +330,8 @@ Error Reader::readDtype(Dtype &dtype, StringRef what) {
       getItemSize(static_cast<Dtype>(value)) != itemSize)
     return createStringError(inconvertibleErrorCode(),
                              "at byte " + Twine(start) + ": " + what +
-                                 " is not an MLX dtype (value " +
-                                 Twine(value) + ", item size " +
-                                 Twine(itemSize) + ")");
+                                 " is not an MLX dtype (value " + Twine(value) +
+                                 ", item size " + Twine(itemSize) + ")");
   dtype = static_cast<Dtype>(value);
   return Error::success();
 }
@@ -490,11 +489,10 @@ Error Reader::readPrimitive(Node &node) {
   const auto &schemas = getSchemas();
   auto it = schemas.find(node.name);
   if (it == schemas.end())
-    return createStringError(inconvertibleErrorCode(),
-                             "at byte " + Twine(nameOffset) +
-                                 ": unknown primitive '" + node.name +
-                                 "' (MLX " + file.versionString +
-                                 "); its state cannot be decoded");
+    return createStringError(
+        inconvertibleErrorCode(),
+        "at byte " + Twine(nameOffset) + ": unknown primitive '" + node.name +
+            "' (MLX " + file.versionString + "); its state cannot be decoded");
   for (const FieldSpec &spec : it->second) {
     Param param;
     if (file.version.atLeast(spec.since.major, spec.since.minor,
@@ -573,8 +571,8 @@ Error Reader::readEntry(Node &node, Function &function) {
     if (overflow)
       return cursor.fail("constant " + Twine(node.id) + " is too large");
   }
-  uint64_t bytes = SaturatingMultiply<uint64_t>(
-      elements, getItemSize(constant.meta.dtype));
+  uint64_t bytes =
+      SaturatingMultiply<uint64_t>(elements, getItemSize(constant.meta.dtype));
   constant.offset = cursor.offset();
   if (Error e = cursor.readBytes(bytes, constant.data, "a constant's data"))
     return e;

@@ -29,7 +29,7 @@ RTOL = dict(check.RTOL, float32=1e-4)
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("model", choices=sorted(corpus.MODELS))
+    ap.add_argument("model", choices=sorted(list(corpus.MODELS) + list(corpus.fused.SYNTHESIZED)))
     ap.add_argument("--mlxc", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--ptxas")

@@ -18,6 +18,8 @@ import numpy as np
 import mlx.core as mx
 import mlx.nn as nn
 
+import fused
+
 MODELS = {}
 
 
@@ -286,9 +288,16 @@ def to_numpy(a):
 
 def export(name, out_dir):
     mx.random.seed(sum(map(ord, name)))
+    path = os.path.join(out_dir, name + ".mlxfn")
+    if name in fused.SYNTHESIZED:
+        inputs, outs = fused.SYNTHESIZED[name](path)
+        mx.eval(outs)
+        np.savez(os.path.join(out_dir, name + ".inputs.npz"), **inputs)
+        np.savez(os.path.join(out_dir, name + ".expected.npz"),
+                 **{f"out{i}": to_numpy(o) for i, o in enumerate(outs)})
+        return list(inputs), [str(o.dtype).split(".")[-1] for o in outs]
     fn, args, kwargs = MODELS[name]()
     mx.eval(args, kwargs)
-    path = os.path.join(out_dir, name + ".mlxfn")
     mx.export_function(path, fn, *args, **kwargs)
     outs = fn(*args, **kwargs)
     outs = outs if isinstance(outs, (tuple, list)) else (outs,)
@@ -304,7 +313,7 @@ def export(name, out_dir):
 
 if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] == "list":
-        print("\n".join(MODELS))
+        print("\n".join(list(MODELS) + list(fused.SYNTHESIZED)))
     elif len(sys.argv) == 3:
         print(export(sys.argv[1], sys.argv[2]))
     else:

@@ -432,11 +432,10 @@ static LogicalResult printMlxfnDiagnostic(Diagnostic &diag) {
       errs() << " [MLX primitive " << primitive << "]";
     errs() << "\n";
   };
-  StringRef severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error
-                           ? "error"
-                           : diag.getSeverity() == mlir::DiagnosticSeverity::Warning
-                                 ? "warning"
-                                 : "note";
+  StringRef severity =
+      diag.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+      : diag.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                                                                : "note";
   print(diag.getLocation(), severity, diag.str());
   for (Diagnostic &note : diag.getNotes())
     print(note.getLocation(), "note", note.str());

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes damaged and unsupported .mlxfn files into DIR for errors.test."""
+
+import os
+import sys
+
+import numpy as np
+import mlx.core as mx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mlxfn_writer import Function, boolean, u64, write  # noqa: E402
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+
+
+def path(name):
+    return os.path.join(out, name)
+
+
+# A real export, then copies cut short inside the header, inside the tape and
+# inside a constant's data.
+w = mx.random.normal((64, 16))
+mx.eval(w)
+mx.export_function(path("good.mlxfn"), lambda x: x @ w, mx.ones((2, 64)))
+data = open(path("good.mlxfn"), "rb").read()
+for name, size in (("cut_header", 10), ("cut_tape", 120),
+                   ("cut_constant", len(data) - 100)):
+    open(path(name + ".mlxfn"), "wb").write(data[:size])
+open(path("trailing.mlxfn"), "wb").write(data + b"\0\0\0")
+
+
+def simple(version="0.32.4", op="Exp", state=b"", dtype="float32"):
+    fn = Function()
+    x = fn.input((3,), dtype)
+    fn.outputs = [fn.op(op, [x], state, (3,), dtype)]
+    return fn
+
+
+write(path("old_version.mlxfn"), [simple()], version="0.28.0")
+write(path("new_version.mlxfn"), [simple()], version="0.33.0")
+write(path("unknown_primitive.mlxfn"), [simple(op="Frobnicate")])
+write(path("no_mlx_op.mlxfn"), [simple(op="Hadamard", state=b"\0\0\x80\x3f")])
+write(path("complex.mlxfn"), [simple(op="Abs", dtype="complex64")])
+# A bool field holding 7.
+write(path("bad_bool.mlxfn"), [simple(op="Softmax", state=b"\x07")])
+# A vector count far larger than the file.
+write(path("huge_count.mlxfn"), [simple(op="Squeeze", state=u64(1 << 60))])
+# A tape entry whose input was never defined.
+fn = Function()
+x = fn.input((3,), "float32")
+fn.outputs = [fn.op("Exp", [x + 1], b"", (3,), "float32")]
+write(path("undefined_input.mlxfn"), [fn])
+# MLX's shapes and mlxc's inference disagree (Exp of [3] recorded as [4]).
+fn = Function()
+x = fn.input((3,), "float32")
+fn.outputs = [fn.op("Exp", [x], b"", (4,), "float32")]
+write(path("wrong_shape.mlxfn"), [fn])
