@@ -5,7 +5,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc)
 LLVM_ROOT  := /usr/lib/llvm-22
 APT_PKGS   := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 \
-              ninja-build cmake ccache zlib1g-dev libgtest-dev
+              ninja-build cmake ccache zlib1g-dev libgtest-dev libclang-rt-22-dev
 CCACHE     := $(shell command -v ccache 2>/dev/null)
 
 CMAKE_FLAGS := -G Ninja \
@@ -23,7 +23,8 @@ all: build
 # Installs the toolchain when it is missing (Debian's packages, as root).
 deps:
 	@if [ ! -f $(LLVM_ROOT)/lib/cmake/mlir/MLIRConfig.cmake ] || ! command -v ninja >/dev/null \
-	    || [ ! -f /usr/include/zlib.h ] || [ ! -f /usr/include/gtest/gtest.h ]; then \
+	    || [ ! -f /usr/include/zlib.h ] || [ ! -f /usr/include/gtest/gtest.h ] \
+	    || [ ! -f $(LLVM_ROOT)/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then \
 	  echo "== installing $(APT_PKGS)"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq $(APT_PKGS) >/dev/null; \
@@ -47,6 +48,7 @@ $(ASAN_BUILD)/build.ninja: | deps
 
 test: build $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests
+	test/Fuzz/build.sh $(BUILD)/fuzz
 	python3 test/run_tests.py $(BUILD) $(ASAN_BUILD)
 
 # Compiles the bundled MLP (CPU + CUDA variants when the CUDA toolkit's

@@ -64,6 +64,9 @@ struct mlxrt_reader {
   const char *what;
   /// Offset of the next byte, as messages report it.
   uint64_t pos;
+  /// The offset the data cannot extend past (UINT64_MAX: unknown), so that a
+  /// header's shape is checked against it before memory is taken.
+  uint64_t end;
 };
 
 /// Reads up to n bytes (fewer only at the end) and advances r->pos.
@@ -109,6 +112,10 @@ typedef struct mlxrt_load_request {
 mlxrt_status mlxrt_load_payload(mlxrt_reader *r, const mlxrt_tensor *found,
                                 const mlxrt_load_request *req,
                                 const char *where, mlxrt_error *err);
+
+/// Frees what a request without `expected` allocated, when loading fails
+/// after mlxrt_load_payload succeeded.
+void mlxrt_load_release(const mlxrt_load_request *req);
 
 /// Reads one .npy from r (which must end where the .npy ends).
 mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,

@@ -211,6 +211,13 @@ mlxrt_status mlxrt_load_payload(mlxrt_reader *r, const mlxrt_tensor *found,
   *req->out = *want;
   req->out->data = req->dst;
   if (!req->expected) {
+    // The data must fit in what is left before memory is taken for it.
+    if (r->end >= r->pos && want->nbytes > r->end - r->pos)
+      return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                        "%s: truncated: expected %zu bytes of array data at "
+                        "byte offset %" PRIu64 ", but the data ends after "
+                        "%" PRIu64,
+                        r->what, want->nbytes, r->pos, r->end - r->pos);
     mlxrt_status st = mlxrt_host_alloc(want->nbytes, &req->out->data, err);
     if (st != MLXRT_OK) {
       mlxrt_error_prefix(err, "%s: ", where);
@@ -223,8 +230,10 @@ mlxrt_status mlxrt_load_payload(mlxrt_reader *r, const mlxrt_tensor *found,
                                          mlxrt_tensor_numel(want), err)
                  : mlxrt_reader_read_exact(r, req->out->data, want->nbytes,
                                            "array data", err);
-  if (st != MLXRT_OK)
+  if (st != MLXRT_OK) {
+    mlxrt_load_release(req); // Nothing half-read is handed back.
     return st;
+  }
   // numpy stores bools as bytes; anything but 0 or 1 would break code that
   // treats them as i1.
   if (want->dtype == MLXRT_DTYPE_BOOL) {
@@ -233,6 +242,13 @@ mlxrt_status mlxrt_load_payload(mlxrt_reader *r, const mlxrt_tensor *found,
       p[i] = p[i] != 0;
   }
   return MLXRT_OK;
+}
+
+void mlxrt_load_release(const mlxrt_load_request *req) {
+  if (req->expected)
+    return;
+  mlxrt_host_free(req->out->data);
+  req->out->data = NULL;
 }
 
 void mlxrt_append_name(char *buf, size_t size, size_t *count,

@@ -309,15 +309,16 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
   unsigned char extra;
   size_t got;
   uint64_t end = r->pos;
-  if ((st = mlxrt_reader_read(r, &extra, 1, &got, err)) != MLXRT_OK)
-    return st;
-  if (got != 0)
-    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
-                      "%s: unexpected data after the array at byte offset "
-                      "%" PRIu64 " (the header's shape does not match the "
-                      "data)",
-                      r->what, end);
-  return MLXRT_OK;
+  st = mlxrt_reader_read(r, &extra, 1, &got, err);
+  if (st == MLXRT_OK && got != 0)
+    st = mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                    "%s: unexpected data after the array at byte offset "
+                    "%" PRIu64 " (the header's shape does not match the "
+                    "data)",
+                    r->what, end);
+  if (st != MLXRT_OK)
+    mlxrt_load_release(req);
+  return st;
 }
 
 //===----------------------------------------------------------------------===//

@@ -415,6 +415,11 @@ mlxrt_status mlxrt_npz_load(FILE *file, uint64_t fileSize, const char *path,
 
   r->base.read = entryRead;
   r->base.what = what;
+  // An allocation guard only (the sizes are checked as the data is read):
+  // deflate expands at most ~1032:1, whatever the header claims.
+  r->base.end = e.method == 0 || e.compSize > UINT64_MAX / 2048
+                    ? e.compSize
+                    : e.compSize * 1032 + 64;
   r->file = file;
   r->entry = &e;
   r->compLeft = e.compSize;
@@ -432,8 +437,8 @@ mlxrt_status mlxrt_npz_load(FILE *file, uint64_t fileSize, const char *path,
   st = mlxrt_npy_load(&r->base, req, err);
   // The .npy reader stops at its last byte; make sure the CRC was checked
   // even when it did not need to look past it.
-  if (st == MLXRT_OK)
-    st = verifyEntry(r, err);
+  if (st == MLXRT_OK && (st = verifyEntry(r, err)) != MLXRT_OK)
+    mlxrt_load_release(req);
 
 done:
   if (zInit)

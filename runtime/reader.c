@@ -53,6 +53,7 @@ void mlxrt_file_reader_init(mlxrt_file_reader *r, FILE *file, uint64_t offset,
   r->base.read = fileRead;
   r->base.what = what;
   r->base.pos = offset;
+  r->base.end = offset + size;
   r->file = file;
   r->remaining = size;
 }

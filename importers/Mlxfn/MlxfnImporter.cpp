@@ -61,7 +61,7 @@ private:
   MLIRContext *context;
   OpBuilder builder;
   /// Constants already materialized in the current function.
-  DenseMap<uint64_t, Value> constantValues;
+  std::unordered_map<uint64_t, Value> constantValues;
   unsigned resourceCount = 0;
 };
 
@@ -112,8 +112,8 @@ FailureOr<RankedTensorType> Importer::getTensorType(const ArrayMeta &meta,
 }
 
 FailureOr<Value> Importer::getConstant(uint64_t id, Location loc) {
-  if (Value value = constantValues.lookup(id))
-    return value;
+  if (auto it = constantValues.find(id); it != constantValues.end())
+    return it->second;
   auto it = file.constants.find(id);
   if (it == file.constants.end())
     return emitError(loc) << "constant " << id << " is used before its data";
@@ -567,7 +567,12 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
   constantValues.clear();
 
   size_t numPositional = function.inputIds.size() - function.kwargKeys.size();
-  DenseMap<uint64_t, Value> values;
+  // MLX's ids are arbitrary u64 values (DenseMap reserves two of them).
+  std::unordered_map<uint64_t, Value> values;
+  auto lookup = [&](uint64_t id) {
+    auto it = values.find(id);
+    return it == values.end() ? Value() : it->second;
+  };
   for (auto [i, id] : llvm::enumerate(function.inputIds)) {
     values[id] = body->getArgument(i);
     std::string argName = i < numPositional
@@ -592,7 +597,7 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
       Location loc = NameLoc::get(builder.getStringAttr(node.name), tapeLoc);
       SmallVector<Value> operands;
       for (uint64_t id : node.inputs) {
-        Value value = values.lookup(id);
+        Value value = lookup(id);
         if (!value)
           return emitError(loc) << "input " << id << " of " << node.name
                                 << " is not defined before its use";
@@ -614,7 +619,7 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
 
   SmallVector<Value> outputs;
   for (uint64_t id : function.outputIds) {
-    Value value = values.lookup(id);
+    Value value = lookup(id);
     if (!value)
       return emitError(funcLoc) << "output " << id << " is never computed";
     outputs.push_back(value);

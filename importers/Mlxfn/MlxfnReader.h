@@ -16,7 +16,6 @@
 #define MLXC_IMPORTERS_MLXFN_MLXFNREADER_H
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -24,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -116,7 +116,8 @@ struct File {
   std::vector<Function> functions;
   /// Constants of the whole file by id; a constant shared by several
   /// functions is stored once, under the first one that used it.
-  llvm::DenseMap<uint64_t, Constant> constants;
+  /// (Ids are arbitrary u64 values, so no DenseMap: it reserves two keys.)
+  std::unordered_map<uint64_t, Constant> constants;
 };
 
 /// True when `data` starts with a length-prefixed "<digits>." version
