@@ -371,7 +371,7 @@ void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device) {
   }
   // Only managed memory moves; a buffer in copy mode is copied by the run,
   // and device memory stays where it is.
-  if (!a->managed || !dev->concurrentManaged)
+  if (!a->managed || !dev->concurrentManaged || a->hostResident)
     return;
   char what[64];
   if (a->kind == MLXRT_CUDA_BUFFER)

@@ -100,6 +100,8 @@ static bool loadDriver(mlxrt_cuda_driver *drv, char *reason, size_t size) {
     if (!drv->prefetchV2 && !drv->prefetchOld)
       missing = "cuMemPrefetchAsync_v2";
   }
+  *(void **)(&drv->adviseV2) = dlsym(lib, "cuMemAdvise_v2");
+  *(void **)(&drv->adviseOld) = dlsym(lib, "cuMemAdvise");
   if (!missing) {
     *(void **)(&drv->eventElapsedTime) = dlsym(lib, "cuEventElapsedTime_v2");
     if (!drv->eventElapsedTime)

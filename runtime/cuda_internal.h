@@ -136,6 +136,12 @@ typedef struct mlxrt_cuda_driver {
                                  size_t count, CUmemLocation *locations,
                                  size_t *locationIndices, size_t numLocations,
                                  unsigned long long flags, CUstream stream);
+  /// cuMemAdvise_v2 (CUDA 12.2+, a location) or cuMemAdvise (an ordinal,
+  /// CU_DEVICE_CPU for the host); either may be NULL.
+  CUresult (*adviseV2)(CUdeviceptr ptr, size_t bytes, int advice,
+                       CUmemLocation location);
+  CUresult (*adviseOld)(CUdeviceptr ptr, size_t bytes, int advice,
+                        CUdevice device);
   /// cuEventElapsedTime_v2 where the driver has it, else cuEventElapsedTime.
   CUresult (*eventElapsedTime)(float *ms, CUevent start, CUevent end);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
@@ -182,6 +188,10 @@ typedef struct mlxrt_cuda_alloc {
   /// anywhere (the GPU keeps that coherent), so buffers are reset to
   /// MLXRT_CUDA_ANYWHERE before each run, as the host may have written them.
   mlxrt_cuda_where where;
+  /// Managed memory advised to live on the host and be mapped for the GPU
+  /// (MLXRT_STREAM_IO): kernels reach it over the interconnect, nothing
+  /// migrates.
+  bool hostResident;
 } mlxrt_cuda_alloc;
 
 typedef struct mlxrt_cuda_device {
@@ -199,6 +209,10 @@ typedef struct mlxrt_cuda_device {
   bool unified;
   bool managedMemory;     ///< CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
   bool concurrentManaged; ///< ..._CONCURRENT_MANAGED_ACCESS (prefetches).
+  /// MLXRT_STREAM_IO=inputs|outputs|all: program inputs and/or outputs stay
+  /// on the host, mapped for the GPU, instead of being migrated.
+  bool streamInputs, streamOutputs;
+  bool trace; ///< MLXRT_TRACE=1: per-run phase times on stderr.
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;

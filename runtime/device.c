@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /// Parses the N of "cuda:N": decimal digits only, no sign, no overflow.
 static bool parseOrdinal(const char *s, int *out) {
@@ -80,4 +81,10 @@ mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
                       "no program to run on %s", dev->description);
   return dev->ops->run(dev, entry, args, num_inputs, num_outputs, elapsed_ms,
                        err);
+}
+
+double mlxrt_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

@@ -8,7 +8,6 @@
 #include "internal.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 static mlxrt_status cpuAlloc(mlxrt_device *dev, size_t nbytes, void **out,
                              mlxrt_error *err) {
@@ -21,12 +20,6 @@ static void cpuFree(mlxrt_device *dev, void *p) {
   mlxrt_host_free(p);
 }
 
-static double nowMs(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 static mlxrt_status cpuRun(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
                            size_t num_inputs, size_t num_outputs,
                            double *elapsed_ms, mlxrt_error *err) {
@@ -34,10 +27,10 @@ static mlxrt_status cpuRun(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
   (void)num_inputs;
   (void)num_outputs;
   (void)err;
-  double start = nowMs();
+  double start = mlxrt_now_ms();
   entry(args);
   if (elapsed_ms)
-    *elapsed_ms = nowMs() - start;
+    *elapsed_ms = mlxrt_now_ms() - start;
   return MLXRT_OK;
 }
 

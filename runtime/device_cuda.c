@@ -380,6 +380,39 @@ int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
   return 1;
 }
 
+enum { AdvisePreferredLocation = 3, AdviseAccessedBy = 5 };
+
+static bool advise(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a, int advice,
+                   bool host) {
+  const mlxrt_cuda_driver *drv = dev->drv;
+  if (drv->adviseV2) {
+    CUmemLocation loc;
+    loc.type = host ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+    loc.id = host ? 0 : dev->ordinal;
+    return mlxrt_cuda_check(dev, drv->adviseV2(a->ptr, a->bytes, advice, loc),
+                            "cuMemAdvise_v2(%d) of %zu bytes", advice,
+                            a->bytes);
+  }
+  if (drv->adviseOld)
+    return mlxrt_cuda_check(
+        dev,
+        drv->adviseOld(a->ptr, a->bytes, advice,
+                       host ? CU_DEVICE_CPU : dev->device),
+        "cuMemAdvise(%d) of %zu bytes", advice, a->bytes);
+  return false;
+}
+
+/// Keeps a managed buffer on the host and maps it for the GPU: for data
+/// streamed once (written by the host and read by one kernel, or written by
+/// a kernel and read by the host), reaching it over the interconnect beats
+/// migrating its pages.
+static bool makeHostResident(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
+  if (!a->hostResident)
+    a->hostResident = advise(dev, a, AdvisePreferredLocation, true) &&
+                      advise(dev, a, AdviseAccessedBy, false);
+  return a->hostResident;
+}
+
 /// Makes the inputs (all buffers, when unified) resident on the GPU. The
 /// buffers were checked to be in the table.
 static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
@@ -388,6 +421,9 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     char what[64];
     snprintf(what, sizeof(what), "buffer %zu", i);
+    bool stream = i < numInputs ? dev->streamInputs : dev->streamOutputs;
+    if (dev->unified && stream && makeHostResident(dev, a))
+      continue;
     if (dev->unified && i >= numInputs && dev->drv->discardAndPrefetch &&
         a->where != MLXRT_CUDA_ON_DEVICE) {
       // The program writes every output in full: its old contents need not
@@ -421,6 +457,8 @@ static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     char what[64];
     snprintf(what, sizeof(what), "buffer %zu", i);
+    if (dev->unified && a->hostResident)
+      continue;
     if (dev->unified)
       mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, what);
     else
@@ -468,7 +506,13 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
 
   resetFailure(dev);
+  double t0 = dev->trace ? mlxrt_now_ms() : 0;
   moveIn(dev, args, numInputs, numArgs);
+  if (dev->trace && !dev->failed) {
+    drv->cuStreamSynchronize(dev->stream);
+    fprintf(stderr, "mlxrt trace: inputs placed in %.3f ms\n",
+            mlxrt_now_ms() - t0);
+  }
   if (!dev->failed &&
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
                        "cuEventRecord")) {
@@ -485,8 +529,14 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
                        dev->lastKernel ? dev->lastKernel : "(none)"))
     mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
                      "cuEventElapsedTime");
+  double t1 = dev->trace ? mlxrt_now_ms() : 0;
   if (!dev->failed)
     moveOut(dev, args, numInputs, numArgs);
+  if (dev->trace && !dev->failed)
+    fprintf(stderr,
+            "mlxrt trace: program %.3f ms (events), outputs placed in %.3f "
+            "ms\n",
+            ms, mlxrt_now_ms() - t1);
   if (dev->failed) // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
   releaseIntermediates(dev);
@@ -591,6 +641,14 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
   dev->managedMemory = managed != 0;
   dev->concurrentManaged = managed && concurrent;
   dev->unified = dev->concurrentManaged && !unifiedDisabledByEnv();
+  const char *streamIO = getenv("MLXRT_STREAM_IO");
+  if (streamIO) {
+    dev->streamInputs = !strcmp(streamIO, "inputs") || !strcmp(streamIO, "all");
+    dev->streamOutputs =
+        !strcmp(streamIO, "outputs") || !strcmp(streamIO, "all");
+  }
+  const char *trace = getenv("MLXRT_TRACE");
+  dev->trace = trace && *trace && strcmp(trace, "0") != 0;
   *out = &dev->base;
   return MLXRT_OK;
 }

@@ -54,6 +54,9 @@ char *mlxrt_strndup(const char *s, size_t n);
 // Readers: sequential byte sources that the format parsers share
 //===----------------------------------------------------------------------===//
 
+/// Monotonic wall clock in milliseconds.
+double mlxrt_now_ms(void);
+
 typedef struct mlxrt_reader mlxrt_reader;
 struct mlxrt_reader {
   /// Reads up to n bytes into buf and sets *got; *got < n only at the end of

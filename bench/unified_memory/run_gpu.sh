@@ -36,12 +36,22 @@ for exe in um_prefetch um_noprefetch; do
   echo "== $exe --cold (unified memory)"
   ./$exe --input x=x.npy --device=cuda --repeat 5 --cold --output y_$exe.npy
 done
+# Where the time goes (MLXRT_TRACE: inputs placed / program / outputs placed),
+# and the runtime's streaming policy: inputs and/or outputs stay in host
+# memory, mapped for the GPU (MLXRT_STREAM_IO), instead of migrating.
+for io in none outputs inputs all; do
+  echo "== um_prefetch --cold, MLXRT_STREAM_IO=$io"
+  MLXRT_STREAM_IO=$io ./um_prefetch --input x=x.npy --device=cuda --repeat 5 --cold --output y_stream_$io.npy
+  echo "-- one traced run"
+  MLXRT_TRACE=1 MLXRT_STREAM_IO=$io ./um_prefetch --input x=x.npy --device=cuda --repeat 1 --cold 2>&1 | grep -E 'trace|median|cold' | tail -4
+done
 echo "== um_prefetch, copy mode (MLXRT_NO_UNIFIED=1), kernel-side time"
 MLXRT_NO_UNIFIED=1 ./um_prefetch --input x=x.npy --device=cuda --repeat 5 --output y_copy.npy
 python3 - <<'PY'
 import numpy as np
 x = np.load("x.npy", mmap_mode="r")
-for f in ["y_um_prefetch.npy", "y_um_noprefetch.npy", "y_copy.npy"]:
+for f in ["y_um_prefetch.npy", "y_um_noprefetch.npy", "y_copy.npy"] + \
+        [f"y_stream_{io}.npy" for io in ("none", "outputs", "inputs", "all")]:
     y = np.load(f, mmap_mode="r")
     print(f, "max |y - 2x| =", float(np.abs(y[:: 4099] - 2 * x[:: 4099]).max()),
           "(every 4099th element)")
