@@ -28,6 +28,10 @@ void populateMlxDataMovementToLinalgPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns);
 void populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
+void populateMlxConvolutionToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns);
+void populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
 /// Whether convert-mlx-to-linalg has a pattern for `op`.
 bool hasLinalgLowering(Operation *op);
@@ -50,6 +54,11 @@ Value buildElementwiseGeneric(
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 /// The tensor type of storage elements (ui32 -> i32) for an mlx tensor type.
 RankedTensorType getStorageType(Type tensorType);
+/// `lhs @ rhs` for static operands of (mlx) types `aType` [..., M, K] and
+/// `bType` [..., K, N], both at least 2-D: batches broadcast to that of
+/// `type`, operands are cast to its dtype, half types accumulate in f32.
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, RankedTensorType aType,
+                  Value rhs, RankedTensorType bType, RankedTensorType type);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> shape);
