@@ -281,14 +281,14 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
     double levels = static_cast<double>((1 << bits) - 1);
+    // The rounded copies are extra results only when the dtype differs.
+    bool rounded = storage != ct;
+    SmallVector<Value> paramInits = {emptyOf(ct), emptyOf(ct)};
+    if (rounded)
+      paramInits.append({emptyOf(storage), emptyOf(storage)});
     auto params = linalg::GenericOp::create(
-        rewriter, loc,
-        TypeRange{emptyOf(ct).getType(), emptyOf(ct).getType(),
-                  emptyOf(storage).getType(), emptyOf(storage).getType()},
-        extremes.getResults(),
-        ValueRange{emptyOf(ct), emptyOf(ct), emptyOf(storage),
-                   emptyOf(storage)},
-        SmallVector<AffineMap>(6, id), parallel,
+        rewriter, loc, ValueRange(paramInits).getTypes(), extremes.getResults(),
+        paramInits, SmallVector<AffineMap>(paramInits.size() + 2, id), parallel,
         [&](OpBuilder &b, Location l, ValueRange args) {
           auto c = [&](double v) { return scalarConstant(b, l, ct, v); };
           auto lt = [&](Value x, Value y) {
@@ -312,10 +312,11 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
           scale = arith::SelectOp::create(
               b, l, nonZero, arith::DivFOp::create(b, l, edge, q0), scale);
           Value bias = arith::SelectOp::create(b, l, nonZero, edge, c(0));
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{scale, bias, castScalar(b, l, scale, ct, dtype),
-                         castScalar(b, l, bias, ct, dtype)});
+          SmallVector<Value> results = {scale, bias};
+          if (rounded)
+            results.append({castScalar(b, l, scale, ct, dtype),
+                            castScalar(b, l, bias, ct, dtype)});
+          linalg::YieldOp::create(b, l, results);
         });
     Value scaleF = params.getResult(0), biasF = params.getResult(1);
 
@@ -413,8 +414,9 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
           linalg::YieldOp::create(
               b, l, Value(arith::TruncIOp::create(b, l, i32, word)));
         });
-    rewriter.replaceOp(
-        op, {packed.getResult(0), params.getResult(2), params.getResult(3)});
+    unsigned stored = rounded ? 2 : 0;
+    rewriter.replaceOp(op, {packed.getResult(0), params.getResult(stored),
+                            params.getResult(stored + 1)});
     return success();
   }
 };
