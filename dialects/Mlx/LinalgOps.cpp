@@ -266,7 +266,9 @@ LogicalResult GatherQmmOp::inferReturnTypes(MLIRContext *,
   if (failed(shape))
     return failure();
   shape->append({x.getDimSize(x.getRank() - 2), n});
-  types.push_back(RankedTensorType::get(*shape, x.getElementType()));
+  types.push_back(RankedTensorType::get(
+      *shape, promoteTypes(x.getElementType(),
+                           tensorType(adaptor.getScales()).getElementType())));
   return success();
 }
 
