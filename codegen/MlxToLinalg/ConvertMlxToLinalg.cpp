@@ -57,8 +57,8 @@ static std::optional<QuantizationMode> getQuantizationMode(Operation *op) {
 
 bool mlx::hasLinalgLowering(Operation *op) {
   // Only affine quantization lowers; the fp modes pack differently.
-  if (isa<QuantizeOp, DequantizeOp, QuantizedMatmulOp>(op))
-    return getQuantizationMode(op) == QuantizationMode::affine;
+  if (std::optional<QuantizationMode> mode = getQuantizationMode(op))
+    return *mode == QuantizationMode::affine;
   return isElementwiseOp(op) ||
          isa<ConstantOp, FullOp, ArangeOp, BroadcastToOp, ReshapeOp,
              ExpandDimsOp, SqueezeOp, FlattenOp, UnflattenOp, TransposeOp,
@@ -66,7 +66,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ConcatenateOp, SplitOp, PadOp, GatherOp, TakeAlongAxisOp,
              AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
-             ConvGeneralOp>(op);
+             GatherMmOp, ConvGeneralOp>(op);
 }
 
 namespace {
@@ -110,8 +110,7 @@ struct ConvertMlxToLinalgPass final
         return;
       }
       std::optional<QuantizationMode> mode = getQuantizationMode(op);
-      if (mode && *mode != QuantizationMode::affine &&
-          isa<QuantizeOp, DequantizeOp, QuantizedMatmulOp>(op)) {
+      if (mode && *mode != QuantizationMode::affine) {
         op->emitOpError() << "has no lowering in mlxc's code generator for "
                              "quantization mode '"
                           << stringifyQuantizationMode(*mode)

@@ -69,6 +69,67 @@ Value lowering::buildMatmul(OpBuilder &rewriter, Location loc, Value lhs,
   return lowering::reshapeTensor(rewriter, loc, product, type.getShape());
 }
 
+Value lowering::gatherMatrices(OpBuilder &b, Location loc, Value value,
+                               RankedTensorType type, Value indices,
+                               RankedTensorType indicesType,
+                               ArrayRef<int64_t> outBatch) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+  int64_t count = 1;
+  for (int64_t d : batch)
+    count *= d;
+  Value flat = reshapeTensor(b, loc, value, {count, rows, cols});
+  int64_t outRank = outBatch.size() + 2;
+  SmallVector<int64_t> shape(outBatch);
+  shape.append({rows, cols});
+  auto storage =
+      RankedTensorType::get(shape, toStorageType(type.getElementType()));
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  if (indices) {
+    AffineMap m = getBroadcastMap(ctx, indicesType.getShape(), outBatch);
+    inputs.push_back(indices);
+    maps.push_back(AffineMap::get(outRank, 0, m.getResults(), ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(outRank, ctx));
+  Value init = tensor::EmptyOp::create(b, loc, shape, storage.getElementType());
+  SmallVector<utils::IteratorType> iterators(outRank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{storage}, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value matrix;
+        if (indices) {
+          matrix = normalizeIndex(nb, l, args[0], indicesType.getElementType(),
+                                  count, 1);
+        } else {
+          // Row-major position in the operand's own batch, which broadcasts
+          // against the trailing axes of outBatch.
+          matrix = arith::ConstantIndexOp::create(nb, l, 0);
+          int64_t offset = outBatch.size() - batch.size();
+          for (auto [i, size] : llvm::enumerate(batch)) {
+            Value coord =
+                size == 1 ? Value(arith::ConstantIndexOp::create(nb, l, 0))
+                          : Value(linalg::IndexOp::create(nb, l, offset + i));
+            matrix = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(
+                    nb, l, matrix, arith::ConstantIndexOp::create(nb, l, size)),
+                coord);
+          }
+        }
+        Value r = linalg::IndexOp::create(nb, l, outRank - 2);
+        Value c = linalg::IndexOp::create(nb, l, outRank - 1);
+        linalg::YieldOp::create(
+            nb, l,
+            tensor::ExtractOp::create(nb, l, flat, ValueRange{matrix, r, c})
+                .getResult());
+      });
+  return generic.getResult(0);
+}
+
 namespace {
 struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -89,9 +150,44 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
     return success();
   }
 };
+/// gather_mm: both operands' matrices gathered for the result's batch, then
+/// one batched matmul.
+struct GatherMmOpLowering final : OpConversionPattern<GatherMmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherMmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() || !aType.hasStaticShape() ||
+        !bType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    ArrayRef<int64_t> outBatch = type.getShape().drop_back(2);
+    auto indexType = [](Value v) {
+      return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
+    };
+    auto gathered = [&](Value v, RankedTensorType t, Value idx,
+                        RankedTensorType idxType) {
+      Value g =
+          lowering::gatherMatrices(rewriter, loc, v, t, idx, idxType, outBatch);
+      return std::make_pair(
+          g, cast<RankedTensorType>(g.getType()).clone(t.getElementType()));
+    };
+    auto [a, aGType] = gathered(adaptor.getA(), aType, adaptor.getLhsIndices(),
+                                indexType(op.getLhsIndices()));
+    auto [b, bGType] = gathered(adaptor.getB(), bType, adaptor.getRhsIndices(),
+                                indexType(op.getRhsIndices()));
+    rewriter.replaceOp(
+        op, lowering::buildMatmul(rewriter, loc, a, aGType, b, bGType, type));
+    return success();
+  }
+};
 } // namespace
 
 void mlx::populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<MatmulOpLowering>(converter, patterns.getContext());
+  patterns.add<MatmulOpLowering, GatherMmOpLowering>(converter,
+                                                     patterns.getContext());
 }

@@ -59,6 +59,18 @@ RankedTensorType getStorageType(Type tensorType);
 /// `type`, operands are cast to its dtype, half types accumulate in f32.
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, RankedTensorType aType,
                   Value rhs, RankedTensorType bType, RankedTensorType type);
+/// Converts an index element `raw` of MLX dtype `indexDtype` to `index`,
+/// wrapping negative indices once and clamping into [0, size - extent].
+Value normalizeIndex(OpBuilder &b, Location loc, Value raw, Type indexDtype,
+                     int64_t size, int64_t extent);
+/// For gather_mm/gather_qmm: the matrices of `value` (storage of mlx type
+/// `type`, [batch..., R, C]) picked for each position of `outBatch`, as a
+/// [outBatch..., R, C] tensor. `indices` (mlx type `indicesType`, broadcast
+/// to `outBatch`) index the flattened batch; without them the position
+/// itself, broadcast to the operand's batch, picks the matrix.
+Value gatherMatrices(OpBuilder &b, Location loc, Value value,
+                     RankedTensorType type, Value indices,
+                     RankedTensorType indicesType, ArrayRef<int64_t> outBatch);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> shape);

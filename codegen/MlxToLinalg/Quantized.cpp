@@ -213,6 +213,54 @@ struct QuantizedMatmulOpLowering final
   }
 };
 
+/// gather_qmm: x, the packed words, scales and biases gathered for the
+/// result's batch, then as quantized_matmul.
+struct GatherQmmOpLowering final : OpConversionPattern<GatherQmmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherQmmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isAffine(op) || !op.getBiases())
+      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!type.hasStaticShape() ||
+        !cast<RankedTensorType>(op.getX().getType()).hasStaticShape() ||
+        !cast<RankedTensorType>(op.getW().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    ArrayRef<int64_t> outBatch = type.getShape().drop_back(2);
+    auto indexType = [](Value v) {
+      return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
+    };
+    // Returns the gathered storage and its mlx type.
+    auto gathered = [&](Value original, Value converted, Value idx,
+                        Value idxOriginal) {
+      auto t = cast<RankedTensorType>(original.getType());
+      Value g = lowering::gatherMatrices(rewriter, loc, converted, t, idx,
+                                         indexType(idxOriginal), outBatch);
+      return std::make_pair(
+          g, cast<RankedTensorType>(g.getType()).clone(t.getElementType()));
+    };
+    Value lhsIdx = adaptor.getLhsIndices(), rhsIdx = adaptor.getRhsIndices();
+    auto [x, xType] =
+        gathered(op.getX(), adaptor.getX(), lhsIdx, op.getLhsIndices());
+    auto [w, wType] =
+        gathered(op.getW(), adaptor.getW(), rhsIdx, op.getRhsIndices());
+    auto [scales, sType] = gathered(op.getScales(), adaptor.getScales(), rhsIdx,
+                                    op.getRhsIndices());
+    auto [biases, bType] = gathered(op.getBiases(), adaptor.getBiases(), rhsIdx,
+                                    op.getRhsIndices());
+    Value wd = buildDequantize(rewriter, loc, w, wType, scales, biases, sType,
+                               bType.getElementType(), op.getGroupSize(),
+                               op.getBits(), op.getTranspose());
+    auto wdType =
+        cast<RankedTensorType>(wd.getType()).clone(sType.getElementType());
+    rewriter.replaceOp(
+        op, lowering::buildMatmul(rewriter, loc, x, xType, wd, wdType, type));
+    return success();
+  }
+};
+
 /// quantize: per-group min/max (a reduction), then scale and bias per
 /// group, then one generic over the packed words that quantizes the values
 /// each word holds.
@@ -424,7 +472,7 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
 
 void mlx::populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns
-      .add<QuantizeOpLowering, DequantizeOpLowering, QuantizedMatmulOpLowering>(
-          converter, patterns.getContext());
+  patterns.add<QuantizeOpLowering, DequantizeOpLowering,
+               QuantizedMatmulOpLowering, GatherQmmOpLowering>(
+      converter, patterns.getContext());
 }
