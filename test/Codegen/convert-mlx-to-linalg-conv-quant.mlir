@@ -138,3 +138,35 @@ func.func @quantized_matmul_vector(%x: tensor<64xf16>, %w: tensor<64x8xui32>, %s
   %y = mlx.quantized_matmul %x, %w, %s, %b {transpose = false, group_size = 32 : i64, bits = 8 : i64} : tensor<64xf16>, tensor<64x8xui32>, tensor<64x1xf32>, tensor<64x1xf32>
   return %y : tensor<32xf32>
 }
+
+// -----
+
+// gather_mm gathers both operands' matrices for the result's batch (the
+// absent left index broadcasts a's single matrix), then one batch_matmul.
+// CHECK-LABEL: func.func @gather_mm
+// CHECK-SAME:    (%[[A:.+]]: tensor<6x4xf32>, %[[B:.+]]: tensor<3x4x5xf32>, %[[I:.+]]: tensor<4xi32>)
+// CHECK:         %[[GA:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4x6x4xf32>)
+// CHECK:         %[[GB:.+]] = linalg.generic {{.+}} ins(%[[I]] : tensor<4xi32>) outs(%{{.+}} : tensor<4x4x5xf32>)
+// CHECK:           arith.index_castui
+// CHECK:           %[[M:.+]] = arith.minsi %{{.+}}, %c2 : index
+// CHECK:           tensor.extract %[[B]][%[[M]], %{{.+}}, %{{.+}}] : tensor<3x4x5xf32>
+// CHECK:         linalg.batch_matmul ins(%[[GA]], %[[GB]] : tensor<4x6x4xf32>, tensor<4x4x5xf32>)
+func.func @gather_mm(%a: tensor<6x4xf32>, %b: tensor<3x4x5xf32>, %ri: tensor<4xui32>) -> tensor<4x6x5xf32> {
+  %y = mlx.gather_mm %a, %b rhs_indices(%ri : tensor<4xui32>) : tensor<6x4xf32>, tensor<3x4x5xf32>
+  return %y : tensor<4x6x5xf32>
+}
+
+// -----
+
+// gather_qmm gathers x, the words, scales and biases, then dequantizes.
+// CHECK-LABEL: func.func @gather_qmm
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x3x64xf32>)
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x8x8xi32>)
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x8x2xf32>)
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x8x2xf32>)
+// CHECK:         %[[D:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x64x8xf32>)
+// CHECK:         linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<4x3x64xf32>, tensor<4x64x8xf32>)
+func.func @gather_qmm(%x: tensor<2x1x3x64xf32>, %w: tensor<4x8x8xui32>, %s: tensor<4x8x2xf32>, %b: tensor<4x8x2xf32>, %ri: tensor<2xui32>) -> tensor<2x2x3x8xf32> {
+  %y = mlx.gather_qmm %x, %w, %s biases(%b : tensor<4x8x2xf32>) rhs_indices(%ri : tensor<2xui32>) {group_size = 32 : i64, bits = 4 : i64} : tensor<2x1x3x64xf32>, tensor<4x8x8xui32>, tensor<4x8x2xf32>
+  return %y : tensor<2x2x3x8xf32>
+}
