@@ -7,8 +7,8 @@
 // min/max, scale and bias from the edge farther from zero, round half to
 // even, clamp), which makes its words, scales and biases bit-identical.
 // dequantize rounds `scale * q` and then `+ bias` to the scales' dtype, as
-// MLX does. quantized_matmul dequantizes (transposed as needed) and reuses
-// the matmul lowering.
+// MLX does. quantized_matmul and gather_qmm dequantize (transposed as
+// needed) and reuse the matmul lowering, accumulating half types in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,11 +68,6 @@ static Value readPacked(OpBuilder &b, Location loc, Value packed,
   return arith::TruncIOp::create(b, loc, i32, v);
 }
 
-/// The element type arithmetic of scales of `dtype` runs in.
-static Type quantComputeType(Type dtype) {
-  return dtype.isF64() ? dtype : Float32Type::get(dtype.getContext());
-}
-
 /// Dequantizes `packed` (storage of an mlx tensor of `packedType`, [...,
 /// rows, words]) with `scales`/`biases` of `scalesType` into a tensor of the
 /// scales' dtype, [..., rows, cols], or [..., cols, rows] when `transposed`.
@@ -107,7 +102,8 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
   Value init = tensor::EmptyOp::create(b, loc, shape, storage.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  Type ct = quantComputeType(dtype);
+  // MLX dequantizes float64 in float32 too.
+  Type ct = b.getF32Type();
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{storage}, ValueRange{scales, biases}, init, maps,
       iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -120,10 +116,10 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
         Value qf = arith::UIToFPOp::create(nb, l, ct, q);
         Value scale = castScalar(nb, l, args[0], dtype, ct);
         Value bias = castScalar(nb, l, args[1], biasDtype, ct);
-        // q * scale is exact in f32 for every dtype of scales; rounding it to
-        // the scales' dtype before adding the bias is what MLX computes.
+        // MLX computes in the scales' dtype: for half scales q * scale is
+        // exact in f32, so rounding it and then the sum gives MLX's bits.
         Value m = arith::MulFOp::create(nb, l, qf, scale);
-        if (ct != dtype)
+        if (dtype.isF16() || dtype.isBF16())
           m = castScalar(nb, l, castScalar(nb, l, m, ct, dtype), dtype, ct);
         Value r = arith::AddFOp::create(nb, l, m, bias);
         linalg::YieldOp::create(nb, l, castScalar(nb, l, r, ct, dtype));
@@ -282,7 +278,8 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
     int64_t groups = cols / groupSize;
     int64_t words = cols * bits / 32;
     Type dtype = wType.getElementType();
-    Type ct = quantComputeType(dtype);
+    // MLX's kernel computes in float32 for every input dtype, float64 too.
+    Type ct = rewriter.getF32Type();
     Value w = adaptor.getW();
 
     // Per-group minimum and maximum, as std::min/std::max fold them.
@@ -291,6 +288,7 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
     SmallVector<int64_t> splitShape(groupShape);
     splitShape.push_back(groupSize);
     Value split = lowering::reshapeTensor(rewriter, loc, w, splitShape);
+    auto groupType = RankedTensorType::get(groupShape, ct);
     auto filled = [&](double v) {
       Value empty = tensor::EmptyOp::create(rewriter, loc, groupShape, ct);
       return linalg::FillOp::create(rewriter, loc,
@@ -303,8 +301,8 @@ struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
                                                  utils::IteratorType::parallel);
     reduceIters.back() = utils::IteratorType::reduction;
     auto extremes = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{filled(0).getType(), filled(0).getType()},
-        ValueRange{split}, ValueRange{filled(INFINITY), filled(-INFINITY)},
+        rewriter, loc, TypeRange{groupType, groupType}, ValueRange{split},
+        ValueRange{filled(INFINITY), filled(-INFINITY)},
         ArrayRef<AffineMap>{splitMap, groupMap, groupMap}, reduceIters,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = castScalar(b, l, args[0], dtype, ct);
