@@ -13,6 +13,7 @@
 // REF: grouped = mx.conv2d(grouped_x, grouped_w, padding=1, groups=3)
 // REF: depthwise = mx.conv2d(depthwise_x, depthwise_w, padding=1, groups=6)
 // REF: flipped = mx.conv_general(flipped_x, flipped_w, flip=True)
+// REF: c3d_general = mx.conv_general(c3d_general_x, c3d_general_w, stride=(1, 2, 1), padding=([1, 0, 2], [0, 1, 1]), kernel_dilation=(2, 1, 1), input_dilation=(1, 2, 1), flip=True)
 // REF: transposed = mx.conv_transpose1d(transposed_x, transposed_w, stride=2)
 // REF: transposed2d = mx.conv_transpose2d(transposed2d_x, transposed2d_w, stride=2, padding=1, output_padding=1)
 func.func @conv_float32(
@@ -36,6 +37,8 @@ func.func @conv_float32(
     %depthwise_w: tensor<6x3x3x1xf32> {mlx.name = "depthwise_w"},
     %flipped_x: tensor<1x6x5x2xf32> {mlx.name = "flipped_x"},
     %flipped_w: tensor<3x3x2x2xf32> {mlx.name = "flipped_w"},
+    %c3d_general_x: tensor<1x4x3x5x4xf32> {mlx.name = "c3d_general_x"},
+    %c3d_general_w: tensor<4x2x2x3x4xf32> {mlx.name = "c3d_general_w"},
     %transposed_x: tensor<2x7x3xf32> {mlx.name = "transposed_x"},
     %transposed_w: tensor<4x3x3xf32> {mlx.name = "transposed_w"},
     %transposed2d_x: tensor<1x5x4x2xf32> {mlx.name = "transposed2d_x"},
@@ -50,6 +53,7 @@ func.func @conv_float32(
     tensor<2x8x8x9xf32> {mlx.name = "grouped"},
     tensor<2x8x8x6xf32> {mlx.name = "depthwise"},
     tensor<1x4x4x3xf32> {mlx.name = "flipped"},
+    tensor<1x3x3x6x4xf32> {mlx.name = "c3d_general"},
     tensor<2x15x4xf32> {mlx.name = "transposed"},
     tensor<1x10x8x3xf32> {mlx.name = "transposed2d"}) {
   %c1d = mlx.conv_general %c1d_x, %c1d_w {strides = array<i64: 1>, padding_lo = array<i64: 1>, padding_hi = array<i64: 1>, kernel_dilation = array<i64: 1>, input_dilation = array<i64: 1>} : tensor<2x16x3xf32>, tensor<4x3x3xf32>
@@ -62,8 +66,9 @@ func.func @conv_float32(
   %grouped = mlx.conv_general %grouped_x, %grouped_w {strides = array<i64: 1, 1>, padding_lo = array<i64: 1, 1>, padding_hi = array<i64: 1, 1>, kernel_dilation = array<i64: 1, 1>, input_dilation = array<i64: 1, 1>, groups = 3 : i64} : tensor<2x8x8x6xf32>, tensor<9x3x3x2xf32>
   %depthwise = mlx.conv_general %depthwise_x, %depthwise_w {strides = array<i64: 1, 1>, padding_lo = array<i64: 1, 1>, padding_hi = array<i64: 1, 1>, kernel_dilation = array<i64: 1, 1>, input_dilation = array<i64: 1, 1>, groups = 6 : i64} : tensor<2x8x8x6xf32>, tensor<6x3x3x1xf32>
   %flipped = mlx.conv_general %flipped_x, %flipped_w {strides = array<i64: 1, 1>, padding_lo = array<i64: 0, 0>, padding_hi = array<i64: 0, 0>, kernel_dilation = array<i64: 1, 1>, input_dilation = array<i64: 1, 1>, flip = true} : tensor<1x6x5x2xf32>, tensor<3x3x2x2xf32>
+  %c3d_general = mlx.conv_general %c3d_general_x, %c3d_general_w {strides = array<i64: 1, 2, 1>, padding_lo = array<i64: 1, 0, 2>, padding_hi = array<i64: 0, 1, 1>, kernel_dilation = array<i64: 2, 1, 1>, input_dilation = array<i64: 1, 2, 1>, flip = true} : tensor<1x4x3x5x4xf32>, tensor<4x2x2x3x4xf32>
   %transposed = mlx.conv_general %transposed_x, %transposed_w {strides = array<i64: 1>, padding_lo = array<i64: 2>, padding_hi = array<i64: 2>, kernel_dilation = array<i64: 1>, input_dilation = array<i64: 2>, flip = true} : tensor<2x7x3xf32>, tensor<4x3x3xf32>
   %transposed2d = mlx.conv_general %transposed2d_x, %transposed2d_w {strides = array<i64: 1, 1>, padding_lo = array<i64: 1, 1>, padding_hi = array<i64: 2, 2>, kernel_dilation = array<i64: 1, 1>, input_dilation = array<i64: 2, 2>, flip = true} : tensor<1x5x4x2xf32>, tensor<3x3x3x2xf32>
-  return %c1d, %c1d_s, %c2d, %c2d_dil, %c3d, %c3d_pad, %general, %grouped, %depthwise, %flipped, %transposed, %transposed2d
-      : tensor<2x16x4xf32>, tensor<2x5x5xf32>, tensor<2x5x5x8xf32>, tensor<1x6x8x4xf32>, tensor<1x4x2x6x3xf32>, tensor<2x2x5x2x2xf32>, tensor<1x7x7x6xf32>, tensor<2x8x8x9xf32>, tensor<2x8x8x6xf32>, tensor<1x4x4x3xf32>, tensor<2x15x4xf32>, tensor<1x10x8x3xf32>
+  return %c1d, %c1d_s, %c2d, %c2d_dil, %c3d, %c3d_pad, %general, %grouped, %depthwise, %flipped, %c3d_general, %transposed, %transposed2d
+      : tensor<2x16x4xf32>, tensor<2x5x5xf32>, tensor<2x5x5x8xf32>, tensor<1x6x8x4xf32>, tensor<1x4x2x6x3xf32>, tensor<2x2x5x2x2xf32>, tensor<1x7x7x6xf32>, tensor<2x8x8x9xf32>, tensor<2x8x8x6xf32>, tensor<1x4x4x3xf32>, tensor<1x3x3x6x4xf32>, tensor<2x15x4xf32>, tensor<1x10x8x3xf32>
 }
