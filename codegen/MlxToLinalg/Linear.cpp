@@ -3,7 +3,9 @@
 // Batch axes broadcast, then collapse into one so that every product is a
 // linalg.batch_matmul accumulating in float32 for half inputs. 1-D operands
 // and addmm arrive rewritten by mlx-decompose. On CUDA the product goes to
-// cuBLASLt instead (codegen/Cuda).
+// cuBLASLt instead (codegen/Cuda). gather_mm first gathers each operand's
+// matrices for the result's batch, so that it becomes the same product
+// (quantized_matmul and gather_qmm reuse buildMatmul too).
 //
 //===----------------------------------------------------------------------===//
 
