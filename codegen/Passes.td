@@ -17,7 +17,13 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
     become linalg.reduce (argmax/argmin a two-result linalg.generic); layout
     ops become tensor reshapes, slices and linalg.transpose; gather and
     take_along_axis a linalg.generic reading with tensor.extract; matmul a
-    linalg.batch_matmul. Unsigned dtypes become signless storage types; the
+    linalg.batch_matmul, gather_mm one after gathering the operands'
+    matrices. conv_general pads and dilates its input into a zero tensor,
+    then convolves in one linalg.generic (reduction over the kernel window
+    and the group's channels). Affine quantize, dequantize, quantized_matmul
+    and gather_qmm pack and unpack MLX's bit layout in linalg.generic bodies
+    (bit-exact with MLX); the fp quantization modes have no lowering.
+    Unsigned dtypes become signless storage types; the
     generated arith ops carry the signedness. Composite ops (softmax, norms,
     attention, ...) must have been decomposed by `mlx-decompose`.
 

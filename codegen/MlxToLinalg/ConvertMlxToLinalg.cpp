@@ -38,16 +38,35 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxReductionToLinalgPatterns(converter, patterns);
   populateMlxDataMovementToLinalgPatterns(converter, patterns);
   populateMlxLinearToLinalgPatterns(converter, patterns);
+  populateMlxConvolutionToLinalgPatterns(converter, patterns);
+  populateMlxQuantizedToLinalgPatterns(converter, patterns);
+}
+
+/// The quantization mode of a quantized op, if `op` is one.
+static std::optional<QuantizationMode> getQuantizationMode(Operation *op) {
+  if (auto q = dyn_cast<QuantizeOp>(op))
+    return q.getMode();
+  if (auto q = dyn_cast<DequantizeOp>(op))
+    return q.getMode();
+  if (auto q = dyn_cast<QuantizedMatmulOp>(op))
+    return q.getMode();
+  if (auto q = dyn_cast<GatherQmmOp>(op))
+    return q.getMode();
+  return std::nullopt;
 }
 
 bool mlx::hasLinalgLowering(Operation *op) {
+  // Only affine quantization lowers; the fp modes pack differently.
+  if (std::optional<QuantizationMode> mode = getQuantizationMode(op))
+    return *mode == QuantizationMode::affine;
   return isElementwiseOp(op) ||
          isa<ConstantOp, FullOp, ArangeOp, BroadcastToOp, ReshapeOp,
              ExpandDimsOp, SqueezeOp, FlattenOp, UnflattenOp, TransposeOp,
              SliceOp, SliceUpdateOp, DynamicSliceOp, DynamicSliceUpdateOp,
              ConcatenateOp, SplitOp, PadOp, GatherOp, TakeAlongAxisOp,
              AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
-             ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp>(op);
+             ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
+             GatherMmOp, ConvGeneralOp>(op);
 }
 
 namespace {
@@ -90,11 +109,20 @@ struct ConvertMlxToLinalgPass final
         unsupported = true;
         return;
       }
+      std::optional<QuantizationMode> mode = getQuantizationMode(op);
+      if (mode && *mode != QuantizationMode::affine) {
+        op->emitOpError() << "has no lowering in mlxc's code generator for "
+                             "quantization mode '"
+                          << stringifyQuantizationMode(*mode)
+                          << "' (only affine mode lowers)";
+        unsupported = true;
+        return;
+      }
       if (!hasLinalgLowering(op)) {
         op->emitOpError() << "has no lowering in mlxc's code generator (it "
                              "lowers elementwise, creation, layout, gather, "
-                             "reduction, scan, matmul and the decomposed "
-                             "composite ops)";
+                             "reduction, scan, matmul, convolution, affine "
+                             "quantization and the decomposed composite ops)";
         unsupported = true;
         return;
       }

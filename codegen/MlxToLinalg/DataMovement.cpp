@@ -428,10 +428,12 @@ struct PadOpLowering final : OpConversionPattern<PadOp> {
   }
 };
 
+} // namespace
+
 /// Converts an index element to `index`, wrapping negative indices once
 /// (MLX's gather kernels do) and clamping into [0, size - extent].
-static Value normalizeIndex(OpBuilder &b, Location loc, Value raw,
-                            Type indexDtype, int64_t size, int64_t extent) {
+Value lowering::normalizeIndex(OpBuilder &b, Location loc, Value raw,
+                               Type indexDtype, int64_t size, int64_t extent) {
   bool isSignedIdx = getDtypeCategory(indexDtype) == DtypeCategory::Signed;
   Value idx =
       isSignedIdx
@@ -449,6 +451,8 @@ static Value normalizeIndex(OpBuilder &b, Location loc, Value raw,
   return arith::MinSIOp::create(
       b, loc, idx, arith::ConstantIndexOp::create(b, loc, size - extent));
 }
+
+namespace {
 
 /// gather: out[b..., j...] = src[idx_k[b...] + j_axes[k] on indexed axes, j
 /// elsewhere]. The index arrays are inputs of the generic (broadcast over the
@@ -497,8 +501,8 @@ struct GatherOpLowering final : OpConversionPattern<GatherOp> {
               continue;
             }
             int64_t k = it - axes.begin();
-            Value base = normalizeIndex(b, l, args[k], indexDtypes[k],
-                                        srcType.getDimSize(d), sizes[d]);
+            Value base = lowering::normalizeIndex(
+                b, l, args[k], indexDtypes[k], srcType.getDimSize(d), sizes[d]);
             coords.push_back(arith::AddIOp::create(b, l, base, j));
           }
           linalg::YieldOp::create(
@@ -539,9 +543,9 @@ struct TakeAlongAxisOpLowering final : OpConversionPattern<TakeAlongAxisOp> {
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d) {
             if (d == axis) {
-              coords.push_back(normalizeIndex(b, l, args[0],
-                                              idxType.getElementType(),
-                                              srcType.getDimSize(d), 1));
+              coords.push_back(lowering::normalizeIndex(
+                  b, l, args[0], idxType.getElementType(),
+                  srcType.getDimSize(d), 1));
               continue;
             }
             Value j = linalg::IndexOp::create(b, l, d);

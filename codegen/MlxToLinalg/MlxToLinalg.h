@@ -28,6 +28,10 @@ void populateMlxDataMovementToLinalgPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns);
 void populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
+void populateMlxConvolutionToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns);
+void populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
 /// Whether convert-mlx-to-linalg has a pattern for `op`.
 bool hasLinalgLowering(Operation *op);
@@ -50,6 +54,23 @@ Value buildElementwiseGeneric(
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 /// The tensor type of storage elements (ui32 -> i32) for an mlx tensor type.
 RankedTensorType getStorageType(Type tensorType);
+/// `lhs @ rhs` for static operands of (mlx) types `aType` [..., M, K] and
+/// `bType` [..., K, N], both at least 2-D: batches broadcast to that of
+/// `type`, operands are cast to its dtype, half types accumulate in f32.
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, RankedTensorType aType,
+                  Value rhs, RankedTensorType bType, RankedTensorType type);
+/// Converts an index element `raw` of MLX dtype `indexDtype` to `index`,
+/// wrapping negative indices once and clamping into [0, size - extent].
+Value normalizeIndex(OpBuilder &b, Location loc, Value raw, Type indexDtype,
+                     int64_t size, int64_t extent);
+/// For gather_mm/gather_qmm: the matrices of `value` (storage of mlx type
+/// `type`, [batch..., R, C]) picked for each position of `outBatch`, as a
+/// [outBatch..., R, C] tensor. `indices` (mlx type `indicesType`, broadcast
+/// to `outBatch`) index the flattened batch; without them the position
+/// itself, broadcast to the operand's batch, picks the matrix.
+Value gatherMatrices(OpBuilder &b, Location loc, Value value,
+                     RankedTensorType type, Value indices,
+                     RankedTensorType indicesType, ArrayRef<int64_t> outBatch);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> shape);

@@ -230,7 +230,11 @@ QuantizedMatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   if (x.getRank() > 1)
     shape->push_back(x.getDimSize(x.getRank() - 2));
   shape->push_back(n);
-  types.push_back(RankedTensorType::get(*shape, x.getElementType()));
+  // MLX computes in the promoted dtype of x and the scales (f16 x with f32
+  // scales gives f32).
+  types.push_back(RankedTensorType::get(
+      *shape, promoteTypes(x.getElementType(),
+                           tensorType(adaptor.getScales()).getElementType())));
   return success();
 }
 
@@ -262,7 +266,9 @@ LogicalResult GatherQmmOp::inferReturnTypes(MLIRContext *,
   if (failed(shape))
     return failure();
   shape->append({x.getDimSize(x.getRank() - 2), n});
-  types.push_back(RankedTensorType::get(*shape, x.getElementType()));
+  types.push_back(RankedTensorType::get(
+      *shape, promoteTypes(x.getElementType(),
+                           tensorType(adaptor.getScales()).getElementType())));
   return success();
 }
 

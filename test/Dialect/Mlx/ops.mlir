@@ -1004,6 +1004,10 @@ func.func @quantized_matmul(%x: tensor<5x128xf32>, %w: tensor<64x16xui32>, %s: t
   // CHECK-NEXT: %[[QMM_NT:.+]] = mlx.quantized_matmul %[[XT]], %[[WT]], %[[ST]], %[[BT]] {transpose = false} : tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf16>, tensor<64x2xf16>
   // GENERIC:    "mlx.quantized_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{bits = 4 : i64, group_size = 64 : i64, mode = #mlx<quantization_mode affine>, transpose = false}> : (tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf16>, tensor<64x2xf16>) -> tensor<2x5x128xf16>
   %qmm_nt = mlx.quantized_matmul %xt, %wt, %st, %bt {transpose = false, group_size = 64 : i64, bits = 4 : i64} : tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf16>, tensor<64x2xf16>
+  // float16 x with float32 scales computes in float32, as in MLX.
+  // CHECK-NEXT: %[[QMM_MIXED:.+]] = mlx.quantized_matmul %[[XT]], %[[WT]], %[[S]], %[[B]] {transpose = false} : tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf32>, tensor<64x2xf32>
+  // GENERIC:    "mlx.quantized_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{bits = 4 : i64, group_size = 64 : i64, mode = #mlx<quantization_mode affine>, transpose = false}> : (tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf32>, tensor<64x2xf32>) -> tensor<2x5x128xf32>
+  %qmm_mixed = mlx.quantized_matmul %xt, %wt, %s, %b {transpose = false} : tensor<2x5x64xf16>, tensor<64x16xui32>, tensor<64x2xf32>, tensor<64x2xf32>
   // mxfp4 takes no biases.
   // CHECK-NEXT: %[[QMM_MX:.+]] = mlx.quantized_matmul %[[XV]], %[[MW]], %[[MS]] {group_size = 32 : i64, mode = #mlx<quantization_mode mxfp4>} : tensor<128xbf16>, tensor<64x16xui32>, tensor<64x4xui8>
   // GENERIC:    "mlx.quantized_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) <{bits = 4 : i64, group_size = 32 : i64, mode = #mlx<quantization_mode mxfp4>, transpose = true}> : (tensor<128xbf16>, tensor<64x16xui32>, tensor<64x4xui8>) -> tensor<64xbf16>

@@ -1,0 +1,476 @@
+//===- Quantized.cpp - affine quantize/dequantize/quantized_matmul --------===//
+//
+// MLX packs the `bits`-bit values of each row as one little-endian bit
+// stream: value e occupies bits [e * bits, (e + 1) * bits) of the row's
+// uint32 words, so with 3, 5 or 6 bits a value can straddle two words.
+// quantize follows MLX's CPU kernel step by step in float32 (per-group
+// min/max, scale and bias from the edge farther from zero, round half to
+// even, clamp), which makes its words, scales and biases bit-identical.
+// dequantize rounds `scale * q` and then `+ bias` to the scales' dtype, as
+// MLX does. quantized_matmul and gather_qmm dequantize (transposed as
+// needed) and reuse the matmul lowering, accumulating half types in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/MlxToLinalg/MlxToLinalg.h"
+#include "codegen/MlxToLinalg/ScalarOps.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+static Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Reads value `col` (an index) of the packed row at `rowCoords` of `packed`
+/// (i32 words, `wordsPerRow` per row) as an i32 in [0, 2^bits).
+static Value readPacked(OpBuilder &b, Location loc, Value packed,
+                        ArrayRef<Value> rowCoords, Value col, int64_t bits,
+                        int64_t wordsPerRow) {
+  Value pos = arith::MulIOp::create(b, loc, col, indexConst(b, loc, bits));
+  Value word = arith::DivUIOp::create(b, loc, pos, indexConst(b, loc, 32));
+  Value shift = arith::RemUIOp::create(b, loc, pos, indexConst(b, loc, 32));
+  SmallVector<Value> coords(rowCoords);
+  coords.push_back(word);
+  Value lo = tensor::ExtractOp::create(b, loc, packed, coords);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (32 % bits == 0) {
+    // Values never straddle words.
+    Value amount = arith::IndexCastUIOp::create(b, loc, i32, shift);
+    Value v = arith::ShRUIOp::create(b, loc, lo, amount);
+    return arith::AndIOp::create(
+        b, loc, v, arith::ConstantIntOp::create(b, loc, i32, (1 << bits) - 1));
+  }
+  // Join this word and the next (clamped: the last value of a row ends in
+  // its last word, so the clamped read is masked away).
+  Value next = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, word, indexConst(b, loc, 1)),
+      indexConst(b, loc, wordsPerRow - 1));
+  coords.back() = next;
+  Value hi = tensor::ExtractOp::create(b, loc, packed, coords);
+  Value joined = arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                            arith::ConstantIntOp::create(b, loc, i64, 32)));
+  Value amount = arith::IndexCastUIOp::create(b, loc, i64, shift);
+  Value v = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, joined, amount),
+      arith::ConstantIntOp::create(b, loc, i64, (1 << bits) - 1));
+  return arith::TruncIOp::create(b, loc, i32, v);
+}
+
+/// Dequantizes `packed` (storage of an mlx tensor of `packedType`, [...,
+/// rows, words]) with `scales`/`biases` of `scalesType` into a tensor of the
+/// scales' dtype, [..., rows, cols], or [..., cols, rows] when `transposed`.
+static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
+                             RankedTensorType packedType, Value scales,
+                             Value biases, RankedTensorType scalesType,
+                             Type biasDtype, int64_t groupSize, int64_t bits,
+                             bool transposed) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = packedType.getRank();
+  int64_t rows = packedType.getDimSize(rank - 2);
+  int64_t words = packedType.getDimSize(rank - 1);
+  int64_t cols = words * 32 / bits;
+  Type dtype = scalesType.getElementType();
+  SmallVector<int64_t> shape(packedType.getShape().drop_back(2));
+  if (transposed)
+    shape.append({cols, rows});
+  else
+    shape.append({rows, cols});
+  auto storage = RankedTensorType::get(shape, toStorageType(dtype));
+  // Loop dims: batch..., then (row, col) or (col, row).
+  int64_t rowDim = transposed ? rank - 1 : rank - 2;
+  int64_t colDim = transposed ? rank - 2 : rank - 1;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  exprs.push_back(getAffineDimExpr(rowDim, ctx));
+  exprs.push_back(getAffineDimExpr(colDim, ctx).floorDiv(groupSize));
+  AffineMap groupMap = AffineMap::get(rank, 0, exprs, ctx);
+  SmallVector<AffineMap> maps = {groupMap, groupMap,
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  Value init = tensor::EmptyOp::create(b, loc, shape, storage.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  // MLX dequantizes float64 in float32 too.
+  Type ct = b.getF32Type();
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{storage}, ValueRange{scales, biases}, init, maps,
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> rowCoords;
+        for (int64_t d = 0; d < rank - 2; ++d)
+          rowCoords.push_back(linalg::IndexOp::create(nb, l, d));
+        rowCoords.push_back(linalg::IndexOp::create(nb, l, rowDim));
+        Value col = linalg::IndexOp::create(nb, l, colDim);
+        Value q = readPacked(nb, l, packed, rowCoords, col, bits, words);
+        Value qf = arith::UIToFPOp::create(nb, l, ct, q);
+        Value scale = castScalar(nb, l, args[0], dtype, ct);
+        Value bias = castScalar(nb, l, args[1], biasDtype, ct);
+        // MLX computes in the scales' dtype: for half scales q * scale is
+        // exact in f32, so rounding it and then the sum gives MLX's bits.
+        Value m = arith::MulFOp::create(nb, l, qf, scale);
+        if (dtype.isF16() || dtype.isBF16())
+          m = castScalar(nb, l, castScalar(nb, l, m, ct, dtype), dtype, ct);
+        Value r = arith::AddFOp::create(nb, l, m, bias);
+        linalg::YieldOp::create(nb, l, castScalar(nb, l, r, ct, dtype));
+      });
+  return generic.getResult(0);
+}
+
+/// MLX's affine mode is the only one lowered; the others are rejected by
+/// convert-mlx-to-linalg before the patterns run.
+template <typename OpTy> static bool isAffine(OpTy op) {
+  return op.getMode() == QuantizationMode::affine;
+}
+
+namespace {
+struct DequantizeOpLowering final : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    auto sType = cast<RankedTensorType>(op.getScales().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isAffine(op) || !op.getBiases())
+      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!wType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    Type bDtype =
+        cast<RankedTensorType>(op.getBiases().getType()).getElementType();
+    Value result = buildDequantize(
+        rewriter, op.getLoc(), adaptor.getW(), wType, adaptor.getScales(),
+        adaptor.getBiases(), sType, bDtype, op.getGroupSize(), op.getBits(),
+        /*transposed=*/false);
+    // An explicit dtype converts the result computed in the scales' dtype.
+    Type sDtype = sType.getElementType();
+    if (type.getElementType() != sDtype)
+      result = lowering::buildElementwiseGeneric(
+          rewriter, op.getLoc(), type, result, {type.clone(sDtype)},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return castScalar(b, l, args[0], sDtype, type.getElementType());
+          });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct QuantizedMatmulOpLowering final
+    : OpConversionPattern<QuantizedMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    auto sType = cast<RankedTensorType>(op.getScales().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isAffine(op) || !op.getBiases())
+      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!xType.hasStaticShape() || !wType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    Type bDtype =
+        cast<RankedTensorType>(op.getBiases().getType()).getElementType();
+    // With transpose, w is [N, K] and x @ w.T reads it as [K, N]: dequantize
+    // straight into that layout.
+    Value w = buildDequantize(rewriter, loc, adaptor.getW(), wType,
+                              adaptor.getScales(), adaptor.getBiases(), sType,
+                              bDtype, op.getGroupSize(), op.getBits(),
+                              /*transposed=*/op.getTranspose());
+    auto wdType =
+        cast<RankedTensorType>(w.getType()).clone(sType.getElementType());
+    // A vector x is a one-row matrix whose row axis the result drops.
+    Value x = adaptor.getX();
+    RankedTensorType mmType = type;
+    if (xType.getRank() == 1) {
+      int64_t k = xType.getDimSize(0);
+      x = lowering::reshapeTensor(rewriter, loc, x, {1, k});
+      xType = xType.clone({1, k});
+      SmallVector<int64_t> shape(type.getShape());
+      shape.insert(shape.end() - 1, 1);
+      mmType = type.clone(shape);
+    }
+    Value result =
+        lowering::buildMatmul(rewriter, loc, x, xType, w, wdType, mmType);
+    rewriter.replaceOp(
+        op, lowering::reshapeTensor(rewriter, loc, result, type.getShape()));
+    return success();
+  }
+};
+
+/// gather_qmm: x, the packed words, scales and biases gathered for the
+/// result's batch, then as quantized_matmul.
+struct GatherQmmOpLowering final : OpConversionPattern<GatherQmmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherQmmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isAffine(op) || !op.getBiases())
+      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!type.hasStaticShape() ||
+        !cast<RankedTensorType>(op.getX().getType()).hasStaticShape() ||
+        !cast<RankedTensorType>(op.getW().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    ArrayRef<int64_t> outBatch = type.getShape().drop_back(2);
+    auto indexType = [](Value v) {
+      return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
+    };
+    // Returns the gathered storage and its mlx type.
+    auto gathered = [&](Value original, Value converted, Value idx,
+                        Value idxOriginal) {
+      auto t = cast<RankedTensorType>(original.getType());
+      Value g = lowering::gatherMatrices(rewriter, loc, converted, t, idx,
+                                         indexType(idxOriginal), outBatch);
+      return std::make_pair(
+          g, cast<RankedTensorType>(g.getType()).clone(t.getElementType()));
+    };
+    Value lhsIdx = adaptor.getLhsIndices(), rhsIdx = adaptor.getRhsIndices();
+    auto [x, xType] =
+        gathered(op.getX(), adaptor.getX(), lhsIdx, op.getLhsIndices());
+    auto [w, wType] =
+        gathered(op.getW(), adaptor.getW(), rhsIdx, op.getRhsIndices());
+    auto [scales, sType] = gathered(op.getScales(), adaptor.getScales(), rhsIdx,
+                                    op.getRhsIndices());
+    auto [biases, bType] = gathered(op.getBiases(), adaptor.getBiases(), rhsIdx,
+                                    op.getRhsIndices());
+    Value wd = buildDequantize(rewriter, loc, w, wType, scales, biases, sType,
+                               bType.getElementType(), op.getGroupSize(),
+                               op.getBits(), op.getTranspose());
+    auto wdType =
+        cast<RankedTensorType>(wd.getType()).clone(sType.getElementType());
+    rewriter.replaceOp(
+        op, lowering::buildMatmul(rewriter, loc, x, xType, wd, wdType, type));
+    return success();
+  }
+};
+
+/// quantize: per-group min/max (a reduction), then scale and bias per
+/// group, then one generic over the packed words that quantizes the values
+/// each word holds.
+struct QuantizeOpLowering final : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    if (!isAffine(op))
+      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!wType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    int64_t rank = wType.getRank();
+    int64_t groupSize = op.getGroupSize(), bits = op.getBits();
+    int64_t cols = wType.getDimSize(rank - 1);
+    int64_t groups = cols / groupSize;
+    int64_t words = cols * bits / 32;
+    Type dtype = wType.getElementType();
+    // MLX's kernel computes in float32 for every input dtype, float64 too.
+    Type ct = rewriter.getF32Type();
+    Value w = adaptor.getW();
+
+    // Per-group minimum and maximum, as std::min/std::max fold them.
+    SmallVector<int64_t> groupShape(wType.getShape().drop_back());
+    groupShape.push_back(groups);
+    SmallVector<int64_t> splitShape(groupShape);
+    splitShape.push_back(groupSize);
+    Value split = lowering::reshapeTensor(rewriter, loc, w, splitShape);
+    auto groupType = RankedTensorType::get(groupShape, ct);
+    auto filled = [&](double v) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, groupShape, ct);
+      return linalg::FillOp::create(rewriter, loc,
+                                    scalarConstant(rewriter, loc, ct, v), empty)
+          .getResult(0);
+    };
+    AffineMap splitMap = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+    AffineMap groupMap = splitMap.dropResult(rank);
+    SmallVector<utils::IteratorType> reduceIters(rank + 1,
+                                                 utils::IteratorType::parallel);
+    reduceIters.back() = utils::IteratorType::reduction;
+    auto extremes = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{groupType, groupType}, ValueRange{split},
+        ValueRange{filled(INFINITY), filled(-INFINITY)},
+        ArrayRef<AffineMap>{splitMap, groupMap, groupMap}, reduceIters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = castScalar(b, l, args[0], dtype, ct);
+          Value less = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x,
+                                             args[1]);
+          Value more = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                             args[2], x);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, less, x, args[1]),
+                         arith::SelectOp::create(b, l, more, x, args[2])});
+        });
+
+    // Scale and bias: the edge farther from zero maps exactly onto a
+    // quantization level. The float32 values quantize; the stored ones are
+    // rounded to the dtype of w.
+    Type storage = toStorageType(dtype);
+    auto emptyOf = [&](Type t) {
+      return tensor::EmptyOp::create(rewriter, loc, groupShape, t).getResult();
+    };
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    double levels = static_cast<double>((1 << bits) - 1);
+    // The rounded copies are extra results only when the dtype differs.
+    bool rounded = storage != ct;
+    SmallVector<Value> paramInits = {emptyOf(ct), emptyOf(ct)};
+    if (rounded)
+      paramInits.append({emptyOf(storage), emptyOf(storage)});
+    auto params = linalg::GenericOp::create(
+        rewriter, loc, ValueRange(paramInits).getTypes(), extremes.getResults(),
+        paramInits, SmallVector<AffineMap>(paramInits.size() + 2, id), parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto c = [&](double v) { return scalarConstant(b, l, ct, v); };
+          auto lt = [&](Value x, Value y) {
+            return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, y);
+          };
+          Value lo = args[0], hi = args[1];
+          Value scale = arith::DivFOp::create(
+              b, l, arith::SubFOp::create(b, l, hi, lo), c(levels));
+          Value eps = c(1e-7);
+          scale = arith::SelectOp::create(b, l, lt(scale, eps), eps, scale);
+          Value loFarther = arith::CmpFOp::create(
+              b, l, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, l, lo),
+              math::AbsFOp::create(b, l, hi));
+          scale = arith::SelectOp::create(b, l, loFarther, scale,
+                                          arith::NegFOp::create(b, l, scale));
+          Value edge = arith::SelectOp::create(b, l, loFarther, lo, hi);
+          Value q0 = math::RoundEvenOp::create(
+              b, l, arith::DivFOp::create(b, l, edge, scale));
+          Value nonZero =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, q0, c(0));
+          scale = arith::SelectOp::create(
+              b, l, nonZero, arith::DivFOp::create(b, l, edge, q0), scale);
+          Value bias = arith::SelectOp::create(b, l, nonZero, edge, c(0));
+          SmallVector<Value> results = {scale, bias};
+          if (rounded)
+            results.append({castScalar(b, l, scale, ct, dtype),
+                            castScalar(b, l, bias, ct, dtype)});
+          linalg::YieldOp::create(b, l, results);
+        });
+    Value scaleF = params.getResult(0), biasF = params.getResult(1);
+
+    // Each word gathers the values whose bits it holds (see the file
+    // comment); for widths that divide 32 those are 32 / bits whole values.
+    SmallVector<int64_t> packedShape(groupShape);
+    packedShape.back() = words;
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value packedInit = tensor::EmptyOp::create(rewriter, loc, packedShape, i32);
+    auto packed = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{packedInit.getType()}, ValueRange{},
+        packedInit, ArrayRef<AffineMap>{id}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> row;
+          for (int64_t d = 0; d < rank - 1; ++d)
+            row.push_back(linalg::IndexOp::create(b, l, d));
+          Value p = linalg::IndexOp::create(b, l, rank - 1);
+          // The quantized value of element `e` (an index) of the row.
+          auto quantized = [&](Value e, Type intType) {
+            SmallVector<Value> at(row), groupAt(row);
+            at.push_back(e);
+            groupAt.push_back(
+                arith::DivUIOp::create(b, l, e, indexConst(b, l, groupSize)));
+            Value x = castScalar(b, l, tensor::ExtractOp::create(b, l, w, at),
+                                 dtype, ct);
+            Value scale = tensor::ExtractOp::create(b, l, scaleF, groupAt);
+            Value bias = tensor::ExtractOp::create(b, l, biasF, groupAt);
+            Value v = math::RoundEvenOp::create(
+                b, l,
+                arith::DivFOp::create(
+                    b, l, arith::SubFOp::create(b, l, x, bias), scale));
+            Value zero = scalarConstant(b, l, ct, 0);
+            Value top = scalarConstant(b, l, ct, levels);
+            v = arith::SelectOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, zero),
+                zero, v);
+            v = arith::SelectOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, top, v),
+                top, v);
+            return arith::FPToUIOp::create(b, l, intType, v).getResult();
+          };
+          if (32 % bits == 0) {
+            int64_t perWord = 32 / bits;
+            Value first =
+                arith::MulIOp::create(b, l, p, indexConst(b, l, perWord));
+            Value word = arith::ConstantIntOp::create(b, l, i32, 0);
+            for (int64_t k = 0; k < perWord; ++k) {
+              Value e = arith::AddIOp::create(b, l, first, indexConst(b, l, k));
+              Value q = arith::ShLIOp::create(
+                  b, l, quantized(e, i32),
+                  arith::ConstantIntOp::create(b, l, i32, k * bits));
+              word = arith::OrIOp::create(b, l, word, q);
+            }
+            linalg::YieldOp::create(b, l, word);
+            return;
+          }
+          // Values first..first+n-1 overlap bits [32p, 32p + 32). Each one is
+          // placed at (offset + 32) in a 64-bit accumulator, offset > -bits
+          // its first bit relative to the word; the word is bits 32..63.
+          Value bitPos = arith::MulIOp::create(b, l, p, indexConst(b, l, 32));
+          Value first =
+              arith::DivUIOp::create(b, l, bitPos, indexConst(b, l, bits));
+          int64_t count = 32 / bits + 2;
+          Value acc = arith::ConstantIntOp::create(b, l, i64, 0);
+          for (int64_t k = 0; k < count; ++k) {
+            Value e = arith::AddIOp::create(b, l, first, indexConst(b, l, k));
+            Value at = arith::AddIOp::create(
+                b, l,
+                arith::SubIOp::create(
+                    b, l,
+                    arith::MulIOp::create(b, l, e, indexConst(b, l, bits)),
+                    bitPos),
+                indexConst(b, l, 32));
+            Value valid = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, e,
+                                      indexConst(b, l, cols)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at,
+                                      indexConst(b, l, 64)));
+            Value safeE =
+                arith::MinUIOp::create(b, l, e, indexConst(b, l, cols - 1));
+            Value q = arith::SelectOp::create(
+                b, l, valid, quantized(safeE, i64),
+                arith::ConstantIntOp::create(b, l, i64, 0));
+            Value amount = arith::SelectOp::create(
+                b, l, valid, arith::IndexCastOp::create(b, l, i64, at),
+                arith::ConstantIntOp::create(b, l, i64, 0));
+            acc = arith::OrIOp::create(b, l, acc,
+                                       arith::ShLIOp::create(b, l, q, amount));
+          }
+          Value word = arith::ShRUIOp::create(
+              b, l, acc, arith::ConstantIntOp::create(b, l, i64, 32));
+          linalg::YieldOp::create(
+              b, l, Value(arith::TruncIOp::create(b, l, i32, word)));
+        });
+    unsigned stored = rounded ? 2 : 0;
+    rewriter.replaceOp(op, {packed.getResult(0), params.getResult(stored),
+                            params.getResult(stored + 1)});
+    return success();
+  }
+};
+} // namespace
+
+void mlx::populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<QuantizeOpLowering, DequantizeOpLowering,
+               QuantizedMatmulOpLowering, GatherQmmOpLowering>(
+      converter, patterns.getContext());
+}
