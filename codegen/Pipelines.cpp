@@ -43,7 +43,7 @@ std::string mlx::getCpuLLVMPipeline() {
          "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
-std::string mlx::getCudaKernelPipeline(bool prefetch) {
+std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
          "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the
@@ -51,9 +51,9 @@ std::string mlx::getCudaKernelPipeline(bool prefetch) {
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
          "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize," +
-         std::string(prefetch
-                         ? "func.func(mlx-memory-placement)"
-                         : "func.func(mlx-memory-placement{prefetch=false})");
+         "func.func(mlx-memory-placement{prefetch=" +
+         std::string(prefetch ? "true" : "false") +
+         " stream-io=" + (streamIO ? "true" : "false") + "})";
 }
 
 std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {

@@ -31,7 +31,7 @@ std::string getCpuLLVMPipeline();
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel
 /// (grid x 256 threads), then mlx-memory-placement.
-std::string getCudaKernelPipeline(bool prefetch = true);
+std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true);
 
 /// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
 /// linked in; host code launches through the mgpu* functions of the runtime

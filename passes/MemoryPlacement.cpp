@@ -9,6 +9,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -125,7 +126,16 @@ static int64_t packArena(MutableArrayRef<ArenaBuffer *> buffers,
   return llvm::alignTo(size, alignment);
 }
 
-/// Declares `void mlxrt_prefetch(i64 ptr, i64 bytes, i32 to_device)`.
+/// Where `mlxrt_prefetch` puts a unified buffer (runtime/mlxrt.h has the
+/// same numbers).
+enum class Placement : int32_t {
+  Host = 0,          ///< Migrate to the host.
+  Device = 1,        ///< Migrate to the device.
+  DeviceDiscard = 2, ///< Place on the device; the old contents are dead.
+  Stream = 3,        ///< Keep in host memory, mapped for the device.
+};
+
+/// Declares `void mlxrt_prefetch(i64 ptr, i64 bytes, i32 placement)`.
 static func::FuncOp getPrefetchFunction(ModuleOp module) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(kPrefetchFn))
     return fn;
@@ -138,13 +148,28 @@ static func::FuncOp getPrefetchFunction(ModuleOp module) {
 }
 
 static void emitPrefetch(OpBuilder &b, Location loc, func::FuncOp fn,
-                         Value buffer, int64_t bytes, bool toDevice) {
+                         Value buffer, int64_t bytes, Placement placement) {
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value pointer64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), pointer);
   Value size = arith::ConstantIntOp::create(b, loc, bytes, 64);
-  Value direction = arith::ConstantIntOp::create(b, loc, toDevice ? 1 : 0, 32);
-  func::CallOp::create(b, loc, fn, ValueRange{pointer64, size, direction});
+  Value where =
+      arith::ConstantIntOp::create(b, loc, static_cast<int32_t>(placement), 32);
+  func::CallOp::create(b, loc, fn, ValueRange{pointer64, size, where});
+}
+
+/// Whether every thread of the launched kernel makes a bounded number of
+/// accesses: no loop in its body (elementwise and layout kernels). Data such
+/// a kernel alone touches is streamed once, so reaching it in host memory
+/// costs one transfer, the same as migrating it first.
+static bool isLoopFreeKernel(gpu::LaunchFuncOp launch) {
+  auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+  if (!kernel)
+    return false;
+  return !kernel
+              .walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+              .wasInterrupted();
 }
 
 void MlxMemoryPlacementPass::runOnOperation() {
@@ -280,7 +305,7 @@ void MlxMemoryPlacementPass::runOnOperation() {
     tracked.push_back({unifiedArena, unifiedBytes, false});
   if (!prefetch)
     tracked.clear();
-  int prefetches = 0;
+  int prefetches = 0, streamed = 0;
   for (const Tracked &t : tracked) {
     BufferUses uses = collectUses(t.buffer, body, newOrder);
     // Walk the uses in program order (use lists are in no particular order).
@@ -289,22 +314,39 @@ void MlxMemoryPlacementPass::runOnOperation() {
     llvm::sort(inOrder, [&](const auto &a, const auto &b) {
       return newOrder.lookup(a.first) < newOrder.lookup(b.first);
     });
-    bool onDevice = false; // the host wrote inputs; outputs start anywhere
+    // An argument only one loop-free kernel touches stays in host memory.
+    if (streamIO && isa<BlockArgument>(t.buffer) && inOrder.size() == 1 &&
+        inOrder.front().second == Access::Device) {
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(inOrder.front().first);
+      if (launch && isLoopFreeKernel(launch)) {
+        b.setInsertionPoint(launch);
+        emitPrefetch(b, launch.getLoc(), getPrefetch(), t.buffer, t.bytes,
+                     Placement::Stream);
+        ++prefetches;
+        ++streamed;
+        continue;
+      }
+    }
+    bool onDevice = false;      // the host wrote inputs; outputs start anywhere
+    bool written = !t.isOutput; // an output's contents are dead at first
     for (auto [op, access] : inOrder) {
       bool wantsDevice = access == Access::Device;
-      if (wantsDevice == onDevice)
-        continue;
-      b.setInsertionPoint(op);
-      emitPrefetch(b, op->getLoc(), getPrefetch(), t.buffer, t.bytes,
-                   wantsDevice);
-      ++prefetches;
-      onDevice = wantsDevice;
+      if (wantsDevice != onDevice) {
+        b.setInsertionPoint(op);
+        emitPrefetch(b, op->getLoc(), getPrefetch(), t.buffer, t.bytes,
+                     !wantsDevice ? Placement::Host
+                     : written    ? Placement::Device
+                                  : Placement::DeviceDiscard);
+        ++prefetches;
+        onDevice = wantsDevice;
+      }
+      written = true;
     }
     if (t.isOutput && onDevice) {
       for (auto ret : llvm::to_vector(body.getOps<func::ReturnOp>())) {
         b.setInsertionPoint(ret);
         emitPrefetch(b, ret.getLoc(), getPrefetch(), t.buffer, t.bytes,
-                     /*toDevice=*/false);
+                     Placement::Host);
         ++prefetches;
       }
     }
@@ -330,4 +372,5 @@ void MlxMemoryPlacementPass::runOnOperation() {
   func->setAttr("mlx.unified_arena_bytes", b.getI64IntegerAttr(unifiedBytes));
   func->setAttr("mlx.unreused_bytes", b.getI64IntegerAttr(unreused));
   func->setAttr("mlx.prefetches", b.getI64IntegerAttr(prefetches));
+  func->setAttr("mlx.streamed_buffers", b.getI64IntegerAttr(streamed));
 }

@@ -61,13 +61,25 @@ def MlxMemoryPlacement : Pass<"mlx-memory-placement", "::mlir::func::FuncOp"> {
       before the first kernel that uses it while it is on the host, and back
       before host code touches it, and outputs go back to the host at the
       end. The runtime turns them into cuMemPrefetchAsync on its stream (or
-      copies, where the device has no concurrent managed access).
+      copies, where the device has no concurrent managed access). An
+      output's first move to the device discards its dead contents
+      (placement 2) instead of migrating them.
+    - Streaming (`stream-io`): an argument that one kernel alone touches,
+      where that kernel has no loop (each thread makes a bounded number of
+      accesses), is not migrated at all: placement 3 keeps it in host memory
+      mapped for the GPU, so the kernel reads or writes it once over the
+      interconnect (on an H200, 2 GiB in and out took 58 ms this way against
+      204 ms migrating). The function gets `mlx.prefetches` and
+      `mlx.streamed_buffers`.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Byte alignment of every buffer in an arena">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Insert prefetches (off only to measure what they save)">,
+    Option<"streamIO", "stream-io", "bool", /*default=*/"true",
+           "Keep arguments that one loop-free kernel alone touches in host "
+           "memory, mapped for the device, instead of migrating them">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

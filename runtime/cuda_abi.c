@@ -356,7 +356,7 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
                    "cuMemcpyAsync of %zu bytes", bytes);
 }
 
-void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device) {
+void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t placement) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed || bytes <= 0)
     return;
@@ -378,10 +378,33 @@ void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device) {
     snprintf(what, sizeof(what), "a buffer");
   else
     snprintf(what, sizeof(what), "a unified intermediate");
-  int moved = mlxrt_cuda_prefetch(dev, a, (CUdeviceptr)ptr, (size_t)bytes,
-                                  !to_device, what);
+  int moved = 0;
+  switch (placement) {
+  case MLXRT_PLACE_STREAM:
+    // Kernels reach it over the interconnect; nothing to wait for.
+    mlxrt_cuda_make_host_resident(dev, a);
+    return;
+  case MLXRT_PLACE_DEVICE_DISCARD:
+    if (a->kind == MLXRT_CUDA_BUFFER && (CUdeviceptr)ptr == a->ptr &&
+        (size_t)bytes == a->bytes) {
+      moved = mlxrt_cuda_discard_to_device(dev, a, what);
+      break;
+    }
+    moved = mlxrt_cuda_prefetch(dev, a, (CUdeviceptr)ptr, (size_t)bytes, false,
+                                what);
+    break;
+  case MLXRT_PLACE_DEVICE:
+  case MLXRT_PLACE_HOST:
+    moved = mlxrt_cuda_prefetch(dev, a, (CUdeviceptr)ptr, (size_t)bytes,
+                                placement == MLXRT_PLACE_HOST, what);
+    break;
+  default:
+    mlxrt_cuda_record(dev, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "mlxrt_prefetch: unknown placement %d", (int)placement);
+    return;
+  }
   // Host code touches the buffer next: let the pages arrive first.
-  if (moved > 0 && !to_device)
+  if (moved > 0 && placement == MLXRT_PLACE_HOST)
     mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
                      "cuStreamSynchronize after a prefetch to the host");
 }

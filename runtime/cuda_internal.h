@@ -132,8 +132,8 @@ typedef struct mlxrt_cuda_driver {
                           CUstream stream);
   /// CUDA 12.8+: drop a range's contents and place it (NULL before): an
   /// output the program overwrites needs no migration.
-  CUresult (*discardAndPrefetch)(CUdeviceptr *ptrs, size_t *sizes,
-                                 size_t count, CUmemLocation *locations,
+  CUresult (*discardAndPrefetch)(CUdeviceptr *ptrs, size_t *sizes, size_t count,
+                                 CUmemLocation *locations,
                                  size_t *locationIndices, size_t numLocations,
                                  unsigned long long flags, CUstream stream);
   /// cuMemAdvise_v2 (CUDA 12.2+, a location) or cuMemAdvise (an ordinal,
@@ -189,8 +189,8 @@ typedef struct mlxrt_cuda_alloc {
   /// MLXRT_CUDA_ANYWHERE before each run, as the host may have written them.
   mlxrt_cuda_where where;
   /// Managed memory advised to live on the host and be mapped for the GPU
-  /// (MLXRT_STREAM_IO): kernels reach it over the interconnect, nothing
-  /// migrates.
+  /// (placement MLXRT_PLACE_STREAM): kernels reach it over the
+  /// interconnect, nothing migrates.
   bool hostResident;
 } mlxrt_cuda_alloc;
 
@@ -209,10 +209,7 @@ typedef struct mlxrt_cuda_device {
   bool unified;
   bool managedMemory;     ///< CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
   bool concurrentManaged; ///< ..._CONCURRENT_MANAGED_ACCESS (prefetches).
-  /// MLXRT_STREAM_IO=inputs|outputs|all: program inputs and/or outputs stay
-  /// on the host, mapped for the GPU, instead of being migrated.
-  bool streamInputs, streamOutputs;
-  bool trace; ///< MLXRT_TRACE=1: per-run phase times on stderr.
+  bool trace;             ///< MLXRT_TRACE=1: per-run phase times on stderr.
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;
@@ -259,6 +256,16 @@ mlxrt_cuda_alloc *mlxrt_cuda_find_range(mlxrt_cuda_device *dev, uintptr_t ptr,
 int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
                         CUdeviceptr ptr, size_t bytes, bool toHost,
                         const char *what);
+
+/// Drops the pages of `a` (managed memory) and places them on the device:
+/// its contents are dead (an output before the program writes it). Falls
+/// back to a prefetch on drivers before CUDA 12.8. Same result codes.
+int mlxrt_cuda_discard_to_device(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
+                                 const char *what);
+
+/// Advises `a` (managed memory) to stay in host memory and be mapped for
+/// the GPU, once; false (recorded) when the driver refuses.
+bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a);
 
 /// Frees what mlxrt_cuda_allocate (or a sink) gave out: a buffer when
 /// `buffer`, else an intermediate or a sink. Returns false when `key` is no

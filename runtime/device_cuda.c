@@ -380,6 +380,27 @@ int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
   return 1;
 }
 
+int mlxrt_cuda_discard_to_device(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
+                                 const char *what) {
+  if (a->where == MLXRT_CUDA_ON_DEVICE)
+    return 0;
+  if (!dev->drv->discardAndPrefetch)
+    return mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what);
+  CUdeviceptr ptr = a->ptr;
+  size_t bytes = a->bytes, index = 0;
+  CUmemLocation loc;
+  loc.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  loc.id = dev->ordinal;
+  if (!mlxrt_cuda_check(dev,
+                        dev->drv->discardAndPrefetch(&ptr, &bytes, 1, &loc,
+                                                     &index, 1, 0, dev->stream),
+                        "cuMemDiscardAndPrefetchBatchAsync of %s (%zu bytes)",
+                        what, bytes))
+    return -1;
+  a->where = MLXRT_CUDA_ON_DEVICE;
+  return 1;
+}
+
 enum { AdvisePreferredLocation = 3, AdviseAccessedBy = 5 };
 
 static bool advise(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a, int advice,
@@ -394,59 +415,32 @@ static bool advise(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a, int advice,
                             a->bytes);
   }
   if (drv->adviseOld)
-    return mlxrt_cuda_check(
-        dev,
-        drv->adviseOld(a->ptr, a->bytes, advice,
-                       host ? CU_DEVICE_CPU : dev->device),
-        "cuMemAdvise(%d) of %zu bytes", advice, a->bytes);
+    return mlxrt_cuda_check(dev,
+                            drv->adviseOld(a->ptr, a->bytes, advice,
+                                           host ? CU_DEVICE_CPU : dev->device),
+                            "cuMemAdvise(%d) of %zu bytes", advice, a->bytes);
   return false;
 }
 
-/// Keeps a managed buffer on the host and maps it for the GPU: for data
-/// streamed once (written by the host and read by one kernel, or written by
-/// a kernel and read by the host), reaching it over the interconnect beats
-/// migrating its pages.
-static bool makeHostResident(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
+bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev,
+                                   mlxrt_cuda_alloc *a) {
   if (!a->hostResident)
     a->hostResident = advise(dev, a, AdvisePreferredLocation, true) &&
                       advise(dev, a, AdviseAccessedBy, false);
   return a->hostResident;
 }
 
-/// Makes the inputs (all buffers, when unified) resident on the GPU. The
-/// buffers were checked to be in the table.
-static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
-                   size_t numArgs) {
-  for (size_t i = 0; i < numArgs && !dev->failed; ++i) {
+/// Copy mode: copies the inputs to the device. With unified memory the
+/// compiled program places every buffer itself (mlxrt_prefetch calls that
+/// mlx-memory-placement inserted), so nothing moves here: data a kernel
+/// streams from host memory must not be migrated first.
+static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs) {
+  if (dev->unified)
+    return;
+  for (size_t i = 0; i < numInputs && !dev->failed; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    char what[64];
-    snprintf(what, sizeof(what), "buffer %zu", i);
-    bool stream = i < numInputs ? dev->streamInputs : dev->streamOutputs;
-    if (dev->unified && stream && makeHostResident(dev, a))
-      continue;
-    if (dev->unified && i >= numInputs && dev->drv->discardAndPrefetch &&
-        a->where != MLXRT_CUDA_ON_DEVICE) {
-      // The program writes every output in full: its old contents need not
-      // travel to the device.
-      CUdeviceptr ptr = a->ptr;
-      size_t bytes = a->bytes, index = 0;
-      CUmemLocation loc;
-      loc.type = CU_MEM_LOCATION_TYPE_DEVICE;
-      loc.id = dev->ordinal;
-      if (mlxrt_cuda_check(dev,
-                           dev->drv->discardAndPrefetch(&ptr, &bytes, 1, &loc,
-                                                        &index, 1, 0,
-                                                        dev->stream),
-                           "cuMemDiscardAndPrefetchBatchAsync of output %zu "
-                           "(%zu bytes)",
-                           i - numInputs, bytes))
-        a->where = MLXRT_CUDA_ON_DEVICE;
-    } else if (dev->unified) {
-      mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what);
-    } else if (i < numInputs)
-      mlxrt_cuda_check(dev,
-                       dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
-                       "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
+    mlxrt_cuda_check(dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
+                     "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
   }
 }
 
@@ -507,7 +501,7 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
 
   resetFailure(dev);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
-  moveIn(dev, args, numInputs, numArgs);
+  moveIn(dev, args, numInputs);
   if (dev->trace && !dev->failed) {
     drv->cuStreamSynchronize(dev->stream);
     fprintf(stderr, "mlxrt trace: inputs placed in %.3f ms\n",
@@ -641,12 +635,6 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
   dev->managedMemory = managed != 0;
   dev->concurrentManaged = managed && concurrent;
   dev->unified = dev->concurrentManaged && !unifiedDisabledByEnv();
-  const char *streamIO = getenv("MLXRT_STREAM_IO");
-  if (streamIO) {
-    dev->streamInputs = !strcmp(streamIO, "inputs") || !strcmp(streamIO, "all");
-    dev->streamOutputs =
-        !strcmp(streamIO, "outputs") || !strcmp(streamIO, "all");
-  }
   const char *trace = getenv("MLXRT_TRACE");
   dev->trace = trace && *trace && strcmp(trace, "0") != 0;
   *out = &dev->base;

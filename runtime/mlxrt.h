@@ -313,13 +313,19 @@ void _mlir_memref_to_llvm_free(void *ptr);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t host_shared);
 void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
-/// Moves [ptr, ptr + bytes) of a unified buffer (an input, an output or a
-/// managed intermediate) to the device (to_device != 0) or to the host, on
-/// the stream; back to the host, it also waits, as host code touches the
-/// buffer next. Nothing moves in copy mode or where the GPU has no
-/// concurrent managed access. A range in no buffer of the device fails the
-/// run.
-void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device);
+/// Where mlxrt_prefetch puts a buffer (mlx-memory-placement's numbers).
+enum {
+  MLXRT_PLACE_HOST = 0,           ///< Migrate to the host.
+  MLXRT_PLACE_DEVICE = 1,         ///< Migrate to the device.
+  MLXRT_PLACE_DEVICE_DISCARD = 2, ///< On the device; old contents are dead.
+  MLXRT_PLACE_STREAM = 3,         ///< Stay in host memory, mapped for the GPU.
+};
+/// Places [ptr, ptr + bytes) of a unified buffer (an input, an output or a
+/// managed intermediate) as `placement` says, on the stream; back to the
+/// host, it also waits, as host code touches the buffer next. Nothing moves
+/// in copy mode or where the GPU has no concurrent managed access. A range
+/// in no buffer of the device fails the run.
+void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t placement);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # W0, unified memory, on the GPU machine: a 2 GiB float32 input written by
 # the host, read by one kernel (y = 2x), a 2 GiB output read by the host.
-# Times mlxc's executable with and without its compiler-inserted prefetches
+# Times mlxc's executable with its default memory plan, with migration only
+# and without its compiler-inserted prefetches
 # (--cold: the host rewrites every input page before each run and reads
 # every output page after it), in copy mode, and the pinned-copy ceiling
 # (PyTorch, same call). Built by bench/unified_memory/prepare.sh.
@@ -32,26 +33,23 @@ gb = n * 4 / 1e9
 print(f"pinned HtoD {htod:.1f} ms ({gb/htod*1e3:.1f} GB/s), DtoH {dtoh:.1f} ms ({gb/dtoh*1e3:.1f} GB/s), "
       f"both {2*gb/(htod+dtoh)*1e3:.1f} GB/s")
 PY
-for exe in um_prefetch um_noprefetch; do
+# um_prefetch: mlxc's default plan (the input and the output, each touched
+# by one loop-free kernel, stay in host memory mapped for the GPU);
+# um_migrate: --no-stream-io (prefetch the input, discard-and-place the
+# output, prefetch it back); um_noprefetch: --no-prefetch (page faults).
+# One traced run each shows where the time goes (MLXRT_TRACE).
+for exe in um_prefetch um_migrate um_noprefetch; do
   echo "== $exe --cold (unified memory)"
   ./$exe --input x=x.npy --device=cuda --repeat 5 --cold --output y_$exe.npy
-done
-# Where the time goes (MLXRT_TRACE: inputs placed / program / outputs placed),
-# and the runtime's streaming policy: inputs and/or outputs stay in host
-# memory, mapped for the GPU (MLXRT_STREAM_IO), instead of migrating.
-for io in none outputs inputs all; do
-  echo "== um_prefetch --cold, MLXRT_STREAM_IO=$io"
-  MLXRT_STREAM_IO=$io ./um_prefetch --input x=x.npy --device=cuda --repeat 5 --cold --output y_stream_$io.npy
-  echo "-- one traced run"
-  MLXRT_TRACE=1 MLXRT_STREAM_IO=$io ./um_prefetch --input x=x.npy --device=cuda --repeat 1 --cold 2>&1 | grep -E 'trace|median|cold' | tail -4
+  MLXRT_TRACE=1 ./$exe --input x=x.npy --device=cuda --repeat 1 --cold 2>&1 | grep trace | tail -2
 done
 echo "== um_prefetch, copy mode (MLXRT_NO_UNIFIED=1), kernel-side time"
 MLXRT_NO_UNIFIED=1 ./um_prefetch --input x=x.npy --device=cuda --repeat 5 --output y_copy.npy
 python3 - <<'PY'
 import numpy as np
 x = np.load("x.npy", mmap_mode="r")
-for f in ["y_um_prefetch.npy", "y_um_noprefetch.npy", "y_copy.npy"] + \
-        [f"y_stream_{io}.npy" for io in ("none", "outputs", "inputs", "all")]:
+for f in ["y_um_prefetch.npy", "y_um_migrate.npy", "y_um_noprefetch.npy",
+          "y_copy.npy"]:
     y = np.load(f, mmap_mode="r")
     print(f, "max |y - 2x| =", float(np.abs(y[:: 4099] - 2 * x[:: 4099]).max()),
           "(every 4099th element)")

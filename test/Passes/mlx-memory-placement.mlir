@@ -1,5 +1,6 @@
 // RUN: mlx-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mlx-memory-placement))" | FileCheck %s
 // RUN: mlx-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mlx-memory-placement{prefetch=false}))" | FileCheck %s --check-prefix=NOPF
+// RUN: mlx-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mlx-memory-placement{stream-io=false}))" | FileCheck %s --check-prefix=NOSTREAM
 
 // A buffer that host code reads is unified; it goes to the device before
 // the kernel that writes it and comes back before the host load. The output
@@ -87,6 +88,57 @@ module attributes {gpu.container_module} {
     gpu.launch_func @k::@op blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<64xf32>, %c : memref<64xf32>, %out : memref<64xf32>)
     memref.dealloc %a : memref<64xf32>
     memref.dealloc %b : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Streaming: an input and an output that one loop-free kernel alone touches
+// stay in host memory (placement 3), with no migration either way. An input
+// a loop kernel reads migrates (1); an output first written by a kernel is
+// placed without its dead contents (2) and comes back (0) at the end.
+// CHECK-LABEL: func.func @streamed(
+// CHECK-SAME:    mlx.prefetches = 5 : i64
+// CHECK-SAME:    mlx.streamed_buffers = 2 : i64
+// CHECK:         %[[S1:.+]] = arith.constant 3 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[S1]])
+// CHECK:         %[[S2:.+]] = arith.constant 3 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[S2]])
+// CHECK-NEXT:    gpu.launch_func @k::@scale {{.+}} args(%arg0 : memref<4xf32>, %arg2 : memref<4xf32>)
+// CHECK:         %[[MOVE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[MOVE]])
+// CHECK:         %[[DISCARD:.+]] = arith.constant 2 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[DISCARD]])
+// CHECK-NEXT:    gpu.launch_func @k::@sum
+// CHECK:         %[[BACK:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:    call @mlxrt_prefetch(%{{.+}}, %{{.+}}, %[[BACK]])
+// CHECK-NEXT:    return
+// NOSTREAM-LABEL: func.func @streamed(
+// NOSTREAM-SAME:    mlx.prefetches = 6 : i64
+// NOSTREAM-SAME:    mlx.streamed_buffers = 0 : i64
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @scale(%x: memref<4xf32>, %y: memref<4xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @sum(%x: memref<4xf32>, %y: memref<f32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf32>
+        memref.store %v, %y[] : memref<f32>
+      }
+      gpu.return
+    }
+  }
+  func.func @streamed(%a: memref<4xf32>, %b: memref<4xf32>,
+                      %y: memref<4xf32> {bufferize.result},
+                      %s: memref<f32> {bufferize.result}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>, %y : memref<4xf32>)
+    gpu.launch_func @k::@sum blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>, %s : memref<f32>)
     return
   }
 }

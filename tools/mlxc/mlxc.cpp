@@ -87,6 +87,12 @@ static cl::opt<bool> noPrefetch(
     "no-prefetch",
     cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
     cl::cat(category));
+static cl::opt<bool> noStreamIO(
+    "no-stream-io",
+    cl::desc("Migrate every unified input and output instead of leaving "
+             "those one loop-free kernel streams in host memory (for "
+             "benchmarks)"),
+    cl::cat(category));
 static cl::list<std::string>
     linkArgs("link-arg",
              cl::desc("Extra argument for the system linker driver"),
@@ -273,7 +279,9 @@ static void reportMemoryPlan(ModuleOp module,
          << "' (cuda): device arena " << get("mlx.device_arena_bytes")
          << " bytes, unified arena " << get("mlx.unified_arena_bytes")
          << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
-         << get("mlx.prefetches") << " prefetches\n";
+         << get("mlx.prefetches") << " prefetches, "
+         << get("mlx.streamed_buffers")
+         << " buffers streamed from host memory\n";
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0) {
@@ -348,8 +356,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
     if (failed(libdevice) ||
-        failed(mlx::runPipeline(*cudaModule,
-                                mlx::getCudaKernelPipeline(!noPrefetch))))
+        failed(mlx::runPipeline(
+            *cudaModule, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO))))
       return failure();
     reportMemoryPlan(*cudaModule, *signature);
     if (failed(mlx::runPipeline(
