@@ -62,13 +62,37 @@ def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MlxcMapRowReductions : Pass<"mlxc-map-row-reductions"> {
+  let summary = "Give each row of a row reduction one warp";
+  let description = [{
+    Runs on bufferized linalg, before loops. A linalg.generic with one
+    reduction dimension that is the innermost loop and the innermost axis of
+    every input (softmax's max and sum, norms, logsumexp) and a 32-bit
+    accumulator becomes a two-level scf.parallel: blocks of 8 warps, one
+    warp per row. Lane `l` accumulates elements `l, l + 32, ...` in a
+    register (coalesced reads instead of one thread per row), the warp
+    merges its partials with `gpu.shuffle xor`, and lane 0 folds the total
+    into the output element. The payload is split into the element's value
+    and the combiner (the part that reads the output), which merges
+    partials; combiners other than associative arith ops, comparisons and
+    selects are left to the generic path. The outer loop is marked
+    `mlxc.row_reduction` so `mlxc-tile-parallel-loops` keeps its shape.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {
   let summary = "Shape each outermost scf.parallel into grid x block loops";
   let description = [{
     Collapses every outermost scf.parallel into one dimension and tiles it by
     `block-size`, so that `gpu-map-parallel-loops` maps the outer loop to
     blocks and the inner loop to the threads of a block (a block never
-    exceeds the hardware's 1024 threads, whatever the tensor shape).
+    exceeds the hardware's 1024 threads, whatever the tensor shape). Loops
+    marked `mlxc.row_reduction` already have their grid x block shape.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

@@ -45,7 +45,8 @@ std::string mlx::getCpuLLVMPipeline() {
 
 std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
-         "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
+         "mlxc-copy-to-linalg,mlxc-map-row-reductions,"
+         "convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the
          // one-iteration loops away and merge the tile loops.
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"

@@ -28,7 +28,8 @@ struct MlxcTileParallelLoopsPass final
     }
     SmallVector<scf::ParallelOp> outermost;
     getOperation()->walk([&](scf::ParallelOp op) {
-      if (!op->getParentOfType<scf::ParallelOp>())
+      if (!op->getParentOfType<scf::ParallelOp>() &&
+          !op->hasAttr("mlxc.row_reduction"))
         outermost.push_back(op);
     });
     IRRewriter rewriter(&getContext());
