@@ -40,6 +40,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxLinearToLinalgPatterns(converter, patterns);
   populateMlxConvolutionToLinalgPatterns(converter, patterns);
   populateMlxQuantizedToLinalgPatterns(converter, patterns);
+  populateMlxScatterToLinalgPatterns(converter, patterns);
 }
 
 /// The quantization mode of a quantized op, if `op` is one.
@@ -66,7 +67,8 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ConcatenateOp, SplitOp, PadOp, GatherOp, TakeAlongAxisOp,
              AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
-             GatherMmOp, ConvGeneralOp>(op);
+             GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
+             ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp>(op);
 }
 
 namespace {
@@ -121,8 +123,9 @@ struct ConvertMlxToLinalgPass final
       if (!hasLinalgLowering(op)) {
         op->emitOpError() << "has no lowering in mlxc's code generator (it "
                              "lowers elementwise, creation, layout, gather, "
-                             "reduction, scan, matmul, convolution, affine "
-                             "quantization and the decomposed composite ops)";
+                             "scatter, reduction, scan, matmul, convolution, "
+                             "affine quantization and the decomposed "
+                             "composite ops)";
         unsupported = true;
         return;
       }

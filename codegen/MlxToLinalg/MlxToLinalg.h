@@ -32,6 +32,8 @@ void populateMlxConvolutionToLinalgPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns);
 void populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
+void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
 
 /// Whether convert-mlx-to-linalg has a pattern for `op`.
 bool hasLinalgLowering(Operation *op);

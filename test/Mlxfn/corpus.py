@@ -257,6 +257,18 @@ def ops_indexing():
 
 
 @model
+def ops_scatter():
+    def fn(x, idx, v):
+        y = mx.array(x)
+        y[idx] = v  # Scatter (assignment, repeated index: the last wins)
+        return (y, x.at[idx].add(v), x.at[idx].maximum(v),
+                mx.put_along_axis(x, mx.argmax(x, axis=1, keepdims=True),
+                                  mx.zeros((6, 1)), axis=1))
+    return fn, [normal(6, 4), mx.array([4, 1, 4, 0], dtype=mx.int32),
+                normal(4, 4)], {}
+
+
+@model
 def ops_linear():
     def fn(a, b, c):
         return a @ b, mx.addmm(c, a, b, alpha=0.5, beta=2.0), \
