@@ -41,6 +41,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxConvolutionToLinalgPatterns(converter, patterns);
   populateMlxQuantizedToLinalgPatterns(converter, patterns);
   populateMlxScatterToLinalgPatterns(converter, patterns);
+  populateMlxSortToLinalgPatterns(converter, patterns);
 }
 
 /// The quantization mode of a quantized op, if `op` is one.
@@ -68,7 +69,8 @@ bool mlx::hasLinalgLowering(Operation *op) {
              AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
-             ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp>(op);
+             ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
+             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp>(op);
 }
 
 namespace {
@@ -101,44 +103,46 @@ struct ConvertMlxToLinalgPass final
 
     // Name every op that has no lowering before the generic failure.
     bool unsupported = false;
-    getOperation().walk([&](Operation *op) {
-      if (!isa<MlxDialect>(op->getDialect()))
-        return;
-      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
-              ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
-        op->emitOpError() << "is a composite op; run mlx-decompose before "
-                             "convert-mlx-to-linalg";
-        unsupported = true;
-        return;
-      }
-      std::optional<QuantizationMode> mode = getQuantizationMode(op);
-      if (mode && *mode != QuantizationMode::affine) {
-        op->emitOpError() << "has no lowering in mlxc's code generator for "
-                             "quantization mode '"
-                          << stringifyQuantizationMode(*mode)
-                          << "' (only affine mode lowers)";
-        unsupported = true;
-        return;
-      }
-      if (!hasLinalgLowering(op)) {
-        op->emitOpError() << "has no lowering in mlxc's code generator (it "
-                             "lowers elementwise, creation, layout, gather, "
-                             "scatter, reduction, scan, matmul, convolution, "
-                             "affine quantization and the decomposed "
-                             "composite ops)";
-        unsupported = true;
-        return;
-      }
-      for (Type type : op->getResultTypes())
-        if (auto tensor = dyn_cast<RankedTensorType>(type);
-            tensor && !tensor.hasStaticShape()) {
-          op->emitError() << "dynamic shapes are not supported by the code "
-                             "generator yet (result type "
-                          << type << ")";
-          unsupported = true;
-          return;
-        }
-    });
+    getOperation().walk(
+        [&](Operation *op) {
+          if (!isa<MlxDialect>(op->getDialect()))
+            return;
+          if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
+                  ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
+            op->emitOpError() << "is a composite op; run mlx-decompose before "
+                                 "convert-mlx-to-linalg";
+            unsupported = true;
+            return;
+          }
+          std::optional<QuantizationMode> mode = getQuantizationMode(op);
+          if (mode && *mode != QuantizationMode::affine) {
+            op->emitOpError() << "has no lowering in mlxc's code generator for "
+                                 "quantization mode '"
+                              << stringifyQuantizationMode(*mode)
+                              << "' (only affine mode lowers)";
+            unsupported = true;
+            return;
+          }
+          if (!hasLinalgLowering(op)) {
+            op->emitOpError()
+                << "has no lowering in mlxc's code generator (it "
+                   "lowers elementwise, creation, layout, gather, "
+                   "scatter, sort, reduction, scan, matmul, convolution, "
+                   "affine quantization and the decomposed "
+                   "composite ops)";
+            unsupported = true;
+            return;
+          }
+          for (Type type : op->getResultTypes())
+            if (auto tensor = dyn_cast<RankedTensorType>(type);
+                tensor && !tensor.hasStaticShape()) {
+              op->emitError() << "dynamic shapes are not supported by the code "
+                                 "generator yet (result type "
+                              << type << ")";
+              unsupported = true;
+              return;
+            }
+        });
     if (unsupported)
       return signalPassFailure();
     if (failed(

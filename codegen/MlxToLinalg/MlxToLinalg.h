@@ -34,6 +34,8 @@ void populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+void populateMlxSortToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
 
 /// Whether convert-mlx-to-linalg has a pattern for `op`.
 bool hasLinalgLowering(Operation *op);

@@ -8,10 +8,10 @@ func.func @composite(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-func.func @no_lowering(%x: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'mlx.sort' op has no lowering in mlxc's code generator}}
-  %y = mlx.sort %x : tensor<8xf32>
-  return %y : tensor<8xf32>
+func.func @no_lowering(%k: tensor<2xui32>) -> tensor<8xui32> {
+  // expected-error @+1 {{'mlx.random_bits' op has no lowering in mlxc's code generator}}
+  %y = mlx.random_bits %k {shape = array<i64: 8>, width = 4 : i64} : tensor<2xui32>
+  return %y : tensor<8xui32>
 }
 
 // -----

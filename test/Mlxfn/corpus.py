@@ -269,6 +269,14 @@ def ops_scatter():
 
 
 @model
+def ops_sort():
+    def fn(x):
+        top = mx.argsort(-x, axis=-1)[:, :3]  # top-3 as in sampling
+        return mx.sort(x, axis=-1), top, mx.take_along_axis(x, top, axis=-1)
+    return fn, [normal(4, 50)], {}
+
+
+@model
 def ops_linear():
     def fn(a, b, c):
         return a @ b, mx.addmm(c, a, b, alpha=0.5, beta=2.0), \
