@@ -241,8 +241,6 @@ struct DecomposeAttention final
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ScaledDotProductAttentionOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getSinks())
-      return rewriter.notifyMatchFailure(op, "attention sinks not decomposed");
     GraphBuilder g(rewriter, op.getLoc());
     Value q = op.getQueries(), k = op.getKeys(), v = op.getValues();
     Type dt = g.dtype(q);
@@ -288,8 +286,26 @@ struct DecomposeAttention final
       else
         scores = g.add(scores, g.astype(mask, dt));
     }
+    Value sinks = op.getSinks();
+    if (sinks) {
+      // One extra logit per query head joins the softmax as column 0, and
+      // its probability is dropped.
+      Value column = g.reshape(g.astype(sinks, dt), {1, hkv, groups, 1, 1});
+      column = g.op<BroadcastToOp>(
+          column, {g.attr("shape", rewriter.getDenseI64ArrayAttr(
+                                       {batch, hkv, groups, len, 1}))});
+      scores = g.op<ConcatenateOp>(
+          {column, scores}, {g.attr("axis", rewriter.getI64IntegerAttr(4))});
+    }
     Value p = g.op<SoftmaxOp>(
         scores, {g.axes({-1}), g.attr("precise", rewriter.getBoolAttr(true))});
+    if (sinks)
+      p = g.op<SliceOp>(
+          p,
+          {g.attr("start", rewriter.getDenseI64ArrayAttr({0, 0, 0, 0, 1})),
+           g.attr("stop", rewriter.getDenseI64ArrayAttr(
+                              {batch, hkv, groups, len, keys + 1})),
+           g.attr("strides", rewriter.getDenseI64ArrayAttr({1, 1, 1, 1, 1}))});
     Value vg = g.reshape(v, {batch, hkv, 1, vs[2], vs[3]});
     Value o = g.op<MatmulOp>({p, g.astype(vg, dt)});
     rewriter.replaceOp(op, g.reshape(o, {batch, hq, len, vs[3]}));
