@@ -70,7 +70,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
-             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp>(op);
+             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, ViewOp>(op);
 }
 
 namespace {

@@ -604,6 +604,94 @@ struct AsStridedOpLowering final : OpConversionPattern<AsStridedOp> {
 
 } // namespace
 
+namespace {
+/// view: the bytes of x read as another dtype (little-endian). Same width: a
+/// bitcast. A narrower result splits each element into its bytes along the
+/// last axis; a wider one joins consecutive elements.
+struct ViewOpLowering final : OpConversionPattern<ViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(op.getX().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape() || !inType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    Type inDtype = inType.getElementType(), outDtype = type.getElementType();
+    if (inDtype.isInteger(1) || outDtype.isInteger(1))
+      return rewriter.notifyMatchFailure(op, "bool views are not lowered");
+    unsigned inBits = inDtype.getIntOrFloatBitWidth();
+    unsigned outBits = outDtype.getIntOrFloatBitWidth();
+    int64_t rank = type.getRank();
+    auto storage = lowering::getStorageType(type);
+    Type outStorage = storage.getElementType();
+    Type inInt = rewriter.getIntegerType(inBits);
+    Type outInt = rewriter.getIntegerType(outBits);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, storage.getShape(), outStorage);
+    Value x = adaptor.getX();
+    auto toBits = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return v.getType() == inInt ? v
+                                  : arith::BitcastOp::create(b, l, inInt, v);
+    };
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{storage}, ValueRange{}, init,
+        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext()),
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          Value bits;
+          if (inBits == outBits) {
+            bits = toBits(b, l, tensor::ExtractOp::create(b, l, x, at));
+          } else if (inBits > outBits) {
+            // Piece j % r of element j / r.
+            int64_t r = inBits / outBits;
+            Value j = at.back();
+            Value ratio = arith::ConstantIndexOp::create(b, l, r);
+            SmallVector<Value> from(at);
+            from.back() = arith::DivUIOp::create(b, l, j, ratio);
+            Value word = toBits(b, l, tensor::ExtractOp::create(b, l, x, from));
+            Value piece = arith::IndexCastOp::create(
+                b, l, inInt, arith::RemUIOp::create(b, l, j, ratio));
+            Value shift = arith::MulIOp::create(
+                b, l, piece,
+                arith::ConstantIntOp::create(b, l, inInt, outBits));
+            bits = arith::TruncIOp::create(
+                b, l, outInt, arith::ShRUIOp::create(b, l, word, shift));
+          } else {
+            // Elements j * r ... j * r + r - 1, lowest first.
+            int64_t r = outBits / inBits;
+            Value base = arith::MulIOp::create(
+                b, l, at.back(), arith::ConstantIndexOp::create(b, l, r));
+            bits = arith::ConstantIntOp::create(b, l, outInt, 0);
+            for (int64_t k = 0; k < r; ++k) {
+              SmallVector<Value> from(at);
+              from.back() = arith::AddIOp::create(
+                  b, l, base, arith::ConstantIndexOp::create(b, l, k));
+              Value part = arith::ExtUIOp::create(
+                  b, l, outInt,
+                  toBits(b, l, tensor::ExtractOp::create(b, l, x, from)));
+              part = arith::ShLIOp::create(
+                  b, l, part,
+                  arith::ConstantIntOp::create(b, l, outInt, k * inBits));
+              bits = arith::OrIOp::create(b, l, bits, part);
+            }
+          }
+          Value result = outStorage == outInt
+                             ? bits
+                             : arith::BitcastOp::create(b, l, outStorage, bits)
+                                   .getResult();
+          linalg::YieldOp::create(b, l, result);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
 void mlx::populateMlxDataMovementToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns
@@ -613,5 +701,6 @@ void mlx::populateMlxDataMovementToLinalgPatterns(
            SliceOpLowering, SliceUpdateOpLowering, DynamicSliceOpLowering,
            DynamicSliceUpdateOpLowering, ConcatenateOpLowering, SplitOpLowering,
            PadOpLowering, GatherOpLowering, TakeAlongAxisOpLowering,
-           AsStridedOpLowering>(converter, patterns.getContext());
+           AsStridedOpLowering, ViewOpLowering>(converter,
+                                                patterns.getContext());
 }
