@@ -42,6 +42,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxQuantizedToLinalgPatterns(converter, patterns);
   populateMlxScatterToLinalgPatterns(converter, patterns);
   populateMlxSortToLinalgPatterns(converter, patterns);
+  populateMlxRandomToLinalgPatterns(converter, patterns);
 }
 
 /// The quantization mode of a quantized op, if `op` is one.
@@ -61,6 +62,10 @@ bool mlx::hasLinalgLowering(Operation *op) {
   // Only affine quantization lowers; the fp modes pack differently.
   if (std::optional<QuantizationMode> mode = getQuantizationMode(op))
     return *mode == QuantizationMode::affine;
+  // Bool has no fixed byte pattern to reinterpret.
+  if (auto view = dyn_cast<ViewOp>(op))
+    return !view.getX().getType().getElementType().isInteger(1) &&
+           !view.getType().getElementType().isInteger(1);
   return isElementwiseOp(op) ||
          isa<ConstantOp, FullOp, ArangeOp, BroadcastToOp, ReshapeOp,
              ExpandDimsOp, SqueezeOp, FlattenOp, UnflattenOp, TransposeOp,
@@ -70,7 +75,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
-             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, ViewOp>(op);
+             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, RandomBitsOp>(op);
 }
 
 namespace {
@@ -103,46 +108,45 @@ struct ConvertMlxToLinalgPass final
 
     // Name every op that has no lowering before the generic failure.
     bool unsupported = false;
-    getOperation().walk(
-        [&](Operation *op) {
-          if (!isa<MlxDialect>(op->getDialect()))
-            return;
-          if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
-                  ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
-            op->emitOpError() << "is a composite op; run mlx-decompose before "
-                                 "convert-mlx-to-linalg";
-            unsupported = true;
-            return;
-          }
-          std::optional<QuantizationMode> mode = getQuantizationMode(op);
-          if (mode && *mode != QuantizationMode::affine) {
-            op->emitOpError() << "has no lowering in mlxc's code generator for "
-                                 "quantization mode '"
-                              << stringifyQuantizationMode(*mode)
-                              << "' (only affine mode lowers)";
-            unsupported = true;
-            return;
-          }
-          if (!hasLinalgLowering(op)) {
-            op->emitOpError()
-                << "has no lowering in mlxc's code generator (it "
-                   "lowers elementwise, creation, layout, gather, "
-                   "scatter, sort, reduction, scan, matmul, convolution, "
-                   "affine quantization and the decomposed "
-                   "composite ops)";
-            unsupported = true;
-            return;
-          }
-          for (Type type : op->getResultTypes())
-            if (auto tensor = dyn_cast<RankedTensorType>(type);
-                tensor && !tensor.hasStaticShape()) {
-              op->emitError() << "dynamic shapes are not supported by the code "
-                                 "generator yet (result type "
-                              << type << ")";
-              unsupported = true;
-              return;
-            }
-        });
+    getOperation().walk([&](Operation *op) {
+      if (!isa<MlxDialect>(op->getDialect()))
+        return;
+      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
+              ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
+        op->emitOpError() << "is a composite op; run mlx-decompose before "
+                             "convert-mlx-to-linalg";
+        unsupported = true;
+        return;
+      }
+      std::optional<QuantizationMode> mode = getQuantizationMode(op);
+      if (mode && *mode != QuantizationMode::affine) {
+        op->emitOpError() << "has no lowering in mlxc's code generator for "
+                             "quantization mode '"
+                          << stringifyQuantizationMode(*mode)
+                          << "' (only affine mode lowers)";
+        unsupported = true;
+        return;
+      }
+      if (!hasLinalgLowering(op)) {
+        op->emitOpError() << "has no lowering in mlxc's code generator (it "
+                             "lowers elementwise, creation, layout, gather, "
+                             "scatter, sort, random, reduction, scan, matmul, "
+                             "convolution, "
+                             "affine quantization and the decomposed "
+                             "composite ops)";
+        unsupported = true;
+        return;
+      }
+      for (Type type : op->getResultTypes())
+        if (auto tensor = dyn_cast<RankedTensorType>(type);
+            tensor && !tensor.hasStaticShape()) {
+          op->emitError() << "dynamic shapes are not supported by the code "
+                             "generator yet (result type "
+                          << type << ")";
+          unsupported = true;
+          return;
+        }
+    });
     if (unsupported)
       return signalPassFailure();
     if (failed(

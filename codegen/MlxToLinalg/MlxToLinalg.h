@@ -36,6 +36,8 @@ void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 void populateMlxSortToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+void populateMlxRandomToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
 
 /// Whether convert-mlx-to-linalg has a pattern for `op`.
 bool hasLinalgLowering(Operation *op);

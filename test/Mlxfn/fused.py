@@ -174,3 +174,22 @@ for _version in ("0.29.0", "0.29.1", "0.30.0", "0.31.1", "0.31.2", "0.32.0",
                  "0.32.1", "0.32.2.dev20260822+846d176"):
     _name = "layout_v" + "_".join(_version.split("+")[0].split(".")[:3])
     SYNTHESIZED[_name] = (lambda v: lambda path: versioned(path, v))(_version)
+
+
+@synthesized
+def random_bits(path):
+    """MLX's RandomBits for 1-, 2- and 4-byte elements, with even and odd
+    word counts; MLX evaluates the same file for the reference."""
+    from mlxfn_writer import vec_i32
+    fn = Function()
+    key = fn.input((2,), "uint32")
+    outs = []
+    for shape, width, dt in (((3, 3), 4, "uint32"), ((4, 2), 4, "uint32"),
+                             ((7,), 1, "uint8"), ((5, 3), 2, "uint16"),
+                             ((13,), 1, "uint8")):
+        outs.append(fn.op("RandomBits", [key], vec_i32(shape) + i32(width),
+                          shape, dt))
+    fn.outputs = outs
+    write(path, [fn])
+    k = mx.array([7, 123456789], dtype=mx.uint32)
+    return {"arg0": np.array(k)}, list(mx.import_function(path)(k))

@@ -1,5 +1,5 @@
-func.func @f(%k: tensor<2xui32>) -> tensor<8xui32> {
-  %e = mlx.add %k, %k : tensor<2xui32>, tensor<2xui32>
-  %y = mlx.random_bits %e {shape = array<i64: 8>, width = 4 : i64} : tensor<2xui32>
-  return %y : tensor<8xui32>
+func.func @f(%k: tensor<8xui8>) -> tensor<8xi1> {
+  %e = mlx.add %k, %k : tensor<8xui8>, tensor<8xui8>
+  %y = mlx.view %e : tensor<8xui8> to i1
+  return %y : tensor<8xi1>
 }
