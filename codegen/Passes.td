@@ -23,6 +23,10 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
     and the group's channels). Affine quantize, dequantize, quantized_matmul
     and gather_qmm pack and unpack MLX's bit layout in linalg.generic bodies
     (bit-exact with MLX); the fp quantization modes have no lowering.
+    Scatter ops become an in-order scf.for of tensor.extract/insert over the
+    updates; sorts a stable rank sort (two linalg.generic ops);
+    random_bits MLX's Threefry-2x32 word layout; view a bitcast or a byte
+    split/join along the last axis (bool views have no lowering).
     Unsigned dtypes become signless storage types; the
     generated arith ops carry the signedness. Composite ops (softmax, norms,
     attention, ...) must have been decomposed by `mlx-decompose`.
