@@ -85,6 +85,8 @@ static void resetFailure(mlxrt_cuda_device *dev) {
   dev->lastKernel = NULL;
 }
 
+void mlxrt_cuda_clear_failure(mlxrt_cuda_device *dev) { resetFailure(dev); }
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -230,10 +232,19 @@ bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
   return true;
 }
 
-/// Frees the intermediates and sinks a run left behind.
+/// Frees the intermediates and sinks a run left behind (graph memory stays
+/// with its graph).
 static void releaseIntermediates(mlxrt_cuda_device *dev) {
   for (size_t i = dev->numAllocs; i-- > 0;)
-    if (dev->allocs[i].kind != MLXRT_CUDA_BUFFER)
+    if (dev->allocs[i].kind == MLXRT_CUDA_INTERMEDIATE ||
+        dev->allocs[i].kind == MLXRT_CUDA_SINK)
+      releaseAlloc(dev, &dev->allocs[i]);
+}
+
+void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
+                             mlxrt_cuda_alloc_kind kind) {
+  for (size_t i = dev->numAllocs; i-- > 0;)
+    if (dev->allocs[i].kind == kind)
       releaseAlloc(dev, &dev->allocs[i]);
 }
 
@@ -350,8 +361,12 @@ static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
 
 static void cudaFree(mlxrt_device *base, void *p) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
-  if (makeCurrent(dev, NULL) == MLXRT_OK)
+  if (makeCurrent(dev, NULL) == MLXRT_OK) {
+    // A graph refers to its buffers by address: a new buffer may reuse it.
+    if (dev->graph.entry)
+      mlxrt_cuda_graph_reset(dev);
     mlxrt_cuda_release(dev, p, true);
+  }
 }
 
 int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
@@ -473,7 +488,7 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
                        "cuEventRecord")) {
     Active = dev;
-    entry(programArgs);
+    mlxrt_cuda_graph_run(dev, entry, programArgs, numArgs);
     Active = NULL;
   }
   float ms = 0;
@@ -487,8 +502,10 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
                      "cuEventElapsedTime");
   if (!dev->failed)
     moveOut(dev, args, numInputs, numArgs);
-  if (dev->failed) // Nothing may still run on memory about to be freed.
+  if (dev->failed) { // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
+    mlxrt_cuda_graph_reset(dev);
+  }
   releaseIntermediates(dev);
   free(programArgs);
   if (dev->failed)
@@ -503,6 +520,8 @@ static void cudaDestroy(mlxrt_device *base) {
   const mlxrt_cuda_driver *drv = dev->drv;
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
+    mlxrt_cuda_graph_reset(dev);
+    mlxrt_cublaslt_release(dev);
     mlxrt_cuda_unload_modules(dev);
     while (dev->numAllocs)
       releaseAlloc(dev, &dev->allocs[dev->numAllocs - 1]);
@@ -564,6 +583,18 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
                            CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
                            device),
                        "cuDeviceGetAttribute(CONCURRENT_MANAGED_ACCESS)") &&
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetAttribute(
+                           &dev->ccMajor,
+                           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device),
+                       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)") &&
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetAttribute(
+                           &dev->ccMinor,
+                           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device),
+                       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)") &&
       mlxrt_cuda_check(dev, drv->cuDevicePrimaryCtxRetain(&dev->ctx, device),
                        "cuDevicePrimaryCtxRetain");
   name[sizeof(name) - 1] = '\0';

@@ -320,6 +320,27 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 /// concurrent managed access. A range in no buffer of the device fails the
 /// run.
 void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t to_device);
+/// Called first by a program whose host code only enqueues work on the
+/// stream: runs of it on the same buffers after the first are captured into
+/// a CUDA graph and replayed (unless MLXRT_NO_GRAPH=1).
+void mlxrt_graph_capturable(void);
+/// C[b] = A[b] B[b] (or C[b] += A[b] B[b] when `flags` has
+/// MLXRT_MATMUL_ACCUMULATE) for b < batch, through cuBLASLt on the stream.
+/// Row-major: element (i, j) of C[b] is at c + b * stride_c + i * ldc + j
+/// (elements); A is m x k and B k x n, likewise, or stored transposed
+/// (MLXRT_MATMUL_TRANSPOSE_A/B: element (i, l) of A at a + l * lda + i). A
+/// and B are of `ab_dtype` (float32, float16 or bfloat16), C of `c_dtype`
+/// (float32, or ab_dtype); products accumulate in float32. Pointers are
+/// device addresses as integers; a batch stride may be 0 (broadcast).
+void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
+                  int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+                  int64_t lda, int64_t stride_a, int64_t b, int64_t ldb,
+                  int64_t stride_b, int64_t c, int64_t ldc, int64_t stride_c);
+enum {
+  MLXRT_MATMUL_TRANSPOSE_A = 1,
+  MLXRT_MATMUL_TRANSPOSE_B = 2,
+  MLXRT_MATMUL_ACCUMULATE = 4,
+};
 
 #ifdef __cplusplus
 } // extern "C"
