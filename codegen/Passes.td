@@ -99,4 +99,53 @@ def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn bufferized matrix products into cuBLASLt calls";
+  let description = [{
+    On the CUDA target every linalg.batch_matmul and linalg.matmul on
+    memrefs (float32, float16 or bfloat16 operands; a float32 result or one
+    of the operands' dtype; float32 accumulation) becomes a call of the
+    runtime's `mlxrt_matmul`, which runs it with cuBLASLt on the program's
+    stream. The call takes the dtype codes, flags (transposed A/B,
+    accumulate), batch, m, n, k and, per operand, its address, leading
+    dimension and batch stride, all read from static memref layouts; an
+    operand stored transposed (unit stride along rows) sets the transpose
+    flag. A zero linalg.fill of the result right before the product is
+    dropped (beta = 0); otherwise the product accumulates into the result.
+
+    A product whose layout cuBLASLt cannot express (dynamic shapes, strides
+    or offsets, no unit-stride dimension, other dtypes, empty) is left
+    alone and becomes a generated kernel.
+
+    The pointers come from `memref.extract_aligned_pointer_as_index` ops
+    marked `mlx.device_access`, so that `mlx-memory-placement` counts them
+    as device accesses.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def MlxcEmbedCubin : Pass<"mlxc-embed-cubin", "::mlir::ModuleOp"> {
+  let summary = "Add a cubin for one GPU architecture beside the PTX";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=isa}`: for each gpu.binary that
+    holds PTX, runs `ptxas -arch=<arch>` on that PTX and replaces the object
+    with mlxc's container of both images (see runtime/cuda_abi.c), so the
+    executable still runs everywhere the PTX runs while the runtime loads
+    the cubin on GPUs of that architecture. The host code then loads the
+    module through `mgpuModuleLoad(data, size)`.
+
+    `ptxas` is the path of the assembler; an error names it when it cannot
+    be run or fails.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "GPU architecture of the cubin (sm_75 or newer)">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"ptxas\"",
+           "The ptxas to run">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MLXC_CODEGEN_PASSES_TD

@@ -45,6 +45,8 @@ std::string mlx::getCpuLLVMPipeline() {
 
 std::string mlx::getCudaKernelPipeline(bool prefetch) {
   return getBufferizePipeline(/*markResults=*/true) +
+         // Before the loops: products that cuBLASLt can run become calls.
+         "mlxc-matmul-to-runtime,"
          "mlxc-copy-to-linalg,convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the
          // one-iteration loops away and merge the tile loops.
@@ -56,7 +58,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch) {
                          : "func.func(mlx-memory-placement{prefetch=false})");
 }
 
-std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
+std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
+                                     StringRef cubinArch, StringRef ptxas) {
   return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" +
          chip.str() + " l=" + libdevicePath.str() +
@@ -79,7 +82,10 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"
          "gpu-to-llvm,"
-         "gpu-module-to-binary{format=isa},"
+         "gpu-module-to-binary{format=isa}," +
+         (cubinArch.empty() ? std::string()
+                            : "mlxc-embed-cubin{arch=" + cubinArch.str() +
+                                  " ptxas=" + ptxas.str() + "},") +
          "reconcile-unrealized-casts";
 }
 

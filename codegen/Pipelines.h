@@ -30,13 +30,17 @@ std::string getCpuLLVMPipeline();
 
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel
-/// (grid x 256 threads), then mlx-memory-placement.
+/// (grid x 256 threads), matrix products become cuBLASLt calls, then
+/// mlx-memory-placement.
 std::string getCudaKernelPipeline(bool prefetch = true);
 
 /// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
 /// linked in; host code launches through the mgpu* functions of the runtime
 /// and allocates through `_mlir_memref_to_llvm_alloc` (unified memory).
-std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
+/// With `cubinArch` (e.g. sm_90), the module also gets a cubin for that
+/// architecture, assembled by `ptxas` from the PTX (mlxc-embed-cubin).
+std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
+                                StringRef cubinArch = "", StringRef ptxas = "");
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing and timing command-line options.

@@ -62,6 +62,12 @@ def MlxMemoryPlacement : Pass<"mlx-memory-placement", "::mlir::func::FuncOp"> {
       before host code touches it, and outputs go back to the host at the
       end. The runtime turns them into cuMemPrefetchAsync on its stream (or
       copies, where the device has no concurrent managed access).
+    - Device calls: a `memref.extract_aligned_pointer_as_index` marked
+      `mlx.device_access` (the operand of a runtime call that the GPU
+      executes, such as `mlxrt_matmul`) counts as a kernel's use.
+    - Graphs: when no buffer is touched by host code (every use is a kernel
+      or a device call), the function gets `mlx.capturable`: the runtime may
+      capture it into a CUDA graph and replay it.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",

@@ -66,9 +66,12 @@ static cl::opt<std::string> target(
     cl::desc("cpu, or cuda (the executable then holds the CUDA and the CPU "
              "variant and picks one with --device)"),
     cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string>
-    gpuArch("gpu-arch", cl::desc("GPU architecture of the PTX (default sm_70)"),
-            cl::init("sm_70"), cl::cat(category));
+static cl::opt<std::string> gpuArch(
+    "gpu-arch",
+    cl::desc("GPU architecture to build a cubin for, beside the sm_70 PTX "
+             "that runs on every GPU (sm_75 or newer; ptxas from the CUDA "
+             "toolkit; default sm_70: PTX only)"),
+    cl::init("sm_70"), cl::cat(category));
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
@@ -204,6 +207,35 @@ static FailureOr<std::string> findLibdevice() {
   return failure();
 }
 
+/// ptxas of the CUDA toolkit (--cuda-path, $CUDA_HOME..., /usr/local/cuda,
+/// then $PATH): it builds the cubin for --gpu-arch.
+static FailureOr<std::string> findPtxas() {
+  // An explicit --cuda-path is the toolkit to use: no other ptxas.
+  SmallVector<std::string> roots;
+  if (!cudaPath.empty())
+    roots.push_back(cudaPath);
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = getenv(var); value && cudaPath.empty())
+      roots.push_back(value);
+  if (cudaPath.empty())
+    roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    sys::path::append(path, "bin", "ptxas");
+    if (sys::fs::can_execute(path))
+      return std::string(path);
+  }
+  if (cudaPath.empty())
+    if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
+      return *onPath;
+  errs() << "mlxc: error: --gpu-arch=" << gpuArch
+         << " needs ptxas to build the cubin; not found in "
+         << join(roots, "/bin, ") << "/bin"
+         << (cudaPath.empty() ? " or on PATH" : "")
+         << " (set --cuda-path to a CUDA toolkit)\n";
+  return failure();
+}
+
 /// Writes `library` (an archive of the object) and its C header beside it
 /// (libX.a -> X.h), both through temporary files.
 static LogicalResult
@@ -272,7 +304,11 @@ static void reportMemoryPlan(ModuleOp module,
          << "' (cuda): device arena " << get("mlx.device_arena_bytes")
          << " bytes, unified arena " << get("mlx.unified_arena_bytes")
          << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
-         << get("mlx.prefetches") << " prefetches\n";
+         << get("mlx.prefetches") << " prefetches"
+         << (graph && graph->hasAttr("mlx.capturable")
+                 ? ", capturable (CUDA graph)"
+                 : "")
+         << "\n";
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0) {
@@ -282,11 +318,20 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     return failure();
   }
   bool cuda = target == "cuda" || emit == Emit::Ptx;
-  if (cuda && !StringRef(gpuArch).starts_with("sm_")) {
-    errs() << "mlxc: error: --gpu-arch must look like sm_70, got '" << gpuArch
-           << "'\n";
+  // The PTX is always sm_70 (every GPU from Volta on JITs it); any other
+  // --gpu-arch adds a cubin, which ptxas builds for sm_75 and newer only.
+  unsigned archNumber = 0;
+  StringRef archDigits = gpuArch;
+  if (cuda && (!archDigits.consume_front("sm_") ||
+               archDigits.drop_back(archDigits.ends_with("a"))
+                   .getAsInteger(10, archNumber) ||
+               (archNumber != 70 && archNumber < 75))) {
+    errs() << "mlxc: error: --gpu-arch must be sm_70 (PTX only) or sm_75 or "
+              "newer (PTX and a cubin), got '"
+           << gpuArch << "'\n";
     return failure();
   }
+  bool wantCubin = cuda && gpuArch != "sm_70" && emit != Emit::Ptx;
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       module.print(os);
@@ -346,14 +391,23 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     return failure();
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
-    if (failed(libdevice) ||
+    FailureOr<std::string> ptxas = std::string();
+    if (wantCubin)
+      ptxas = findPtxas();
+    if (failed(libdevice) || failed(ptxas) ||
         failed(mlx::runPipeline(*cudaModule,
                                 mlx::getCudaKernelPipeline(!noPrefetch))))
       return failure();
     reportMemoryPlan(*cudaModule, *signature);
+    auto graph = cudaModule->lookupSymbol<func::FuncOp>(
+        mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
+    bool capturable = graph && graph->hasAttr("mlx.capturable");
     if (failed(mlx::runPipeline(
-            *cudaModule, mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
-        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
+            *cudaModule, mlx::getCudaLLVMPipeline(
+                             "sm_70", *libdevice,
+                             wantCubin ? StringRef(gpuArch) : "", *ptxas))) ||
+        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
+                                  capturable)))
       return failure();
     if (emit == Emit::Ptx) {
       std::string ptx;

@@ -1,0 +1,320 @@
+//===- MatmulToRuntime.cpp - the mlxc-matmul-to-runtime pass --------------===//
+//
+// On CUDA, bufferized linalg.batch_matmul / linalg.matmul ops become calls of
+// the runtime's mlxrt_matmul (cuBLASLt). Each operand must be a statically
+// shaped memref of static strides with one unit-stride matrix dimension
+// (row-major, or transposed); anything else keeps the generated kernel, so
+// the decision is made here, at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCMATMULTORUNTIME
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+static constexpr StringLiteral kMatmulFn = "mlxrt_matmul";
+
+// mlxrt_dtype codes (runtime/mlxrt.h) and mlxrt_matmul's flags.
+enum : int32_t { kFloat16 = 9, kBFloat16 = 10, kFloat32 = 11 };
+enum : int32_t { kTransposeA = 1, kTransposeB = 2, kAccumulate = 4 };
+
+static std::optional<int32_t> getDtypeCode(Type type) {
+  if (type.isF32())
+    return kFloat32;
+  if (type.isF16())
+    return kFloat16;
+  if (type.isBF16())
+    return kBFloat16;
+  return std::nullopt;
+}
+
+namespace {
+/// One operand as cuBLASLt sees it: rows x cols matrices `batchStride`
+/// elements apart, `ld` elements between rows (or between columns when
+/// transposed), starting `offset` elements into the buffer.
+struct MatrixOperand {
+  Value buffer;
+  int64_t batchStride = 0, ld = 0, offset = 0;
+  bool transposed = false;
+};
+} // namespace
+
+/// Reads the layout of `value` (batch dims first when `batched`); nullopt
+/// when cuBLASLt cannot express it.
+static std::optional<MatrixOperand> getOperand(Value value, bool batched,
+                                               bool allowTranspose) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() != (batched ? 3 : 2))
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  int64_t rowStride = strides[strides.size() - 2], colStride = strides.back();
+  MatrixOperand operand;
+  operand.buffer = value;
+  operand.offset = offset;
+  // A dimension of size one may have any stride.
+  if (colStride == 1 || cols == 1) {
+    operand.ld = rows == 1 ? cols : rowStride;
+    if (operand.ld < cols)
+      return std::nullopt;
+  } else if (allowTranspose && (rowStride == 1 || rows == 1)) {
+    operand.transposed = true;
+    operand.ld = cols == 1 ? rows : colStride;
+    if (operand.ld < rows)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (batched && shape[0] > 1) {
+    operand.batchStride = strides[0];
+    if (operand.batchStride < 0)
+      return std::nullopt;
+  }
+  return operand;
+}
+
+/// Declares `void mlxrt_matmul(i32 x3, i64 x13)`.
+static func::FuncOp getMatmulFunction(ModuleOp module) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kMatmulFn))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  SmallVector<Type> inputs(3, b.getI32Type());
+  inputs.append(13, b.getI64Type());
+  auto fn = func::FuncOp::create(b, module.getLoc(), kMatmulFn,
+                                 b.getFunctionType(inputs, {}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Whether `op` is a linalg.fill of zero into exactly `buffer`.
+static bool isZeroFillOf(Operation *op, Value buffer) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != buffer)
+    return false;
+  return matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
+}
+
+/// The allocation or argument a buffer is a view of.
+static Value getRootBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (isa<memref::TransposeOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// The source of the transpose that fills `operand` when nothing else
+/// touches the buffer: the product can read the source through a transposed
+/// view instead (cuBLASLt's transpose flag), and the copy kernel goes away.
+static linalg::TransposeOp getFoldableTranspose(Value operand,
+                                                Operation *product) {
+  linalg::TransposeOp transpose;
+  for (Operation *user : operand.getUsers()) {
+    if (user == product || isa<memref::DeallocOp>(user))
+      continue;
+    auto t = dyn_cast<linalg::TransposeOp>(user);
+    if (!t || transpose || !t.hasPureBufferSemantics() ||
+        t.getInit() != operand || t->getBlock() != product->getBlock() ||
+        !t->isBeforeInBlock(product))
+      return {};
+    transpose = t;
+  }
+  if (!transpose)
+    return {};
+  // The buffer behind `operand` (through reshapes) must have no other use.
+  Value root = operand;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    root = def->getOperand(0);
+  }
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return {};
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user) || user == transpose || user == product)
+        continue;
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+          (user->getResult(0) == operand || value != operand)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      return {};
+    }
+  }
+  // The source itself must not be written between the two ops: only pure
+  // ops, allocations and linalg ops writing other buffers may come between.
+  Value source = getRootBuffer(transpose.getInput());
+  for (Operation *op = transpose->getNextNode(); op != product;
+       op = op->getNextNode()) {
+    if (isPure(op) || isa<memref::AllocOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp.getDpsInits(),
+                     [&](Value init) { return getRootBuffer(init) == source; }))
+      return {};
+  }
+  return transpose;
+}
+
+/// Rewrites one product; false when it keeps its generated kernel.
+static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
+                    ModuleOp module) {
+  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+    return false;
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+        c = op.getDpsInits()[0];
+  auto aType = cast<MemRefType>(a.getType());
+  auto bType = cast<MemRefType>(b.getType());
+  auto cType = cast<MemRefType>(c.getType());
+  std::optional<int32_t> abCode = getDtypeCode(aType.getElementType());
+  std::optional<int32_t> cCode = getDtypeCode(cType.getElementType());
+  if (!abCode || !cCode || aType.getElementType() != bType.getElementType() ||
+      (*cCode != kFloat32 && *cCode != *abCode))
+    return false;
+  std::optional<MatrixOperand> opA = getOperand(a, batched, true);
+  std::optional<MatrixOperand> opB = getOperand(b, batched, true);
+  std::optional<MatrixOperand> opC = getOperand(c, batched, false);
+  if (!opA || !opB || !opC)
+    return false;
+  int64_t batch = batched ? cType.getDimSize(0) : 1;
+  int64_t m = cType.getDimSize(cType.getRank() - 2);
+  int64_t n = cType.getDimSize(cType.getRank() - 1);
+  int64_t k = aType.getDimSize(aType.getRank() - 1);
+  // Empty products (and their zero fill) stay with the kernels.
+  if (batch < 1 || m < 1 || n < 1 || k < 1 ||
+      (batched &&
+       (aType.getDimSize(0) != batch || bType.getDimSize(0) != batch)) ||
+      (batch > 1 && opC->batchStride < m * n))
+    return false;
+
+  // A zero fill right before the product (views and constants may come
+  // between) is what beta = 0 does.
+  Operation *prev = op->getPrevNode();
+  while (prev && isPure(prev))
+    prev = prev->getPrevNode();
+  bool dropFill = isZeroFillOf(prev, c);
+
+  // Operands that a transpose copied: read the source through a view.
+  SmallVector<Operation *> deadCopies;
+  for (auto [value, operand] : {std::pair(a, &opA), std::pair(b, &opB)}) {
+    linalg::TransposeOp transpose = getFoldableTranspose(value, op);
+    if (!transpose)
+      continue;
+    OpBuilder builder(op);
+    auto view = memref::TransposeOp::create(
+        builder, transpose.getLoc(), transpose.getInput(),
+        AffineMapAttr::get(AffineMap::getPermutationMap(
+            transpose.getPermutation(), op->getContext())));
+    std::optional<MatrixOperand> folded = getOperand(view, batched, true);
+    if (!folded) {
+      view.erase();
+      continue;
+    }
+    **operand = *folded;
+    deadCopies.push_back(transpose);
+  }
+
+  int32_t flags =
+      (opA->transposed ? kTransposeA : 0) | (opB->transposed ? kTransposeB : 0);
+  if (!dropFill)
+    flags |= kAccumulate;
+
+  if (!matmulFn)
+    matmulFn = getMatmulFunction(module);
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 64);
+  };
+  auto i32 = [&](int32_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 32);
+  };
+  // The address of the first element, as the runtime's i64. The marker
+  // tells mlx-memory-placement that the device reads this buffer.
+  auto address = [&](const MatrixOperand &operand) -> Value {
+    auto base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                               operand.buffer);
+    base->setAttr("mlx.device_access", builder.getUnitAttr());
+    Value ptr =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), base);
+    if (operand.offset == 0)
+      return ptr;
+    auto type = cast<MemRefType>(operand.buffer.getType());
+    int64_t bytes =
+        operand.offset * (type.getElementType().getIntOrFloatBitWidth() / 8);
+    return arith::AddIOp::create(builder, loc, ptr, i64(bytes));
+  };
+  SmallVector<Value> args = {i32(*abCode),
+                             i32(*cCode),
+                             i32(flags),
+                             i64(batch),
+                             i64(m),
+                             i64(n),
+                             i64(k),
+                             address(*opA),
+                             i64(opA->ld),
+                             i64(opA->batchStride),
+                             address(*opB),
+                             i64(opB->ld),
+                             i64(opB->batchStride),
+                             address(*opC),
+                             i64(opC->ld),
+                             i64(opC->batchStride)};
+  func::CallOp::create(builder, loc, matmulFn, args);
+  op->erase();
+  if (dropFill)
+    prev->erase();
+  // The copy's buffer is left with its views and dealloc; canonicalization
+  // removes them.
+  for (Operation *copy : deadCopies)
+    copy->erase();
+  return true;
+}
+
+namespace {
+struct MlxcMatmulToRuntimePass final
+    : mlx::impl::MlxcMatmulToRuntimeBase<MlxcMatmulToRuntimePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> products;
+    module.walk([&](Operation *op) {
+      if (isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
+        products.push_back(cast<linalg::LinalgOp>(op));
+    });
+    func::FuncOp matmulFn;
+    for (linalg::LinalgOp op : products)
+      convert(op, matmulFn, module);
+  }
+};
+} // namespace
