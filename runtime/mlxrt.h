@@ -291,6 +291,10 @@ int mlxrt_main(int argc, char **argv);
 /// Registers a module's NUL-terminated PTX; the driver compiles it on the
 /// first mgpuModuleGetFunction on each device. Touches no driver.
 void *mgpuModuleLoadJIT(void *ptx, int opt_level);
+/// Registers an image of `size` bytes: mlxc's container of PTX and cubins
+/// (--gpu-arch), or a cubin/fatbin; the runtime picks the cubin that fits
+/// the device and JITs the PTX otherwise. Touches no driver.
+void *mgpuModuleLoad(void *data, size_t size);
 /// Forgets a module, unloading it where it was loaded.
 void mgpuModuleUnload(void *module);
 /// A kernel of the module, loaded into the running device (cached).
