@@ -184,6 +184,70 @@ static linalg::TransposeOp getFoldableTranspose(Value operand,
   return transpose;
 }
 
+/// The linalg.generic that only rounds the float32 accumulator `acc` into
+/// an output of `dtype` of the same shape, when nothing else (but its zero
+/// `fill`) uses `acc` and
+/// nothing between the product and it touches either buffer.
+static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
+                                         Operation *fill, Type dtype) {
+  linalg::GenericOp rounding;
+  for (Operation *user : acc.getUsers()) {
+    if (user == product || user == fill || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || rounding)
+      return {};
+    rounding = generic;
+  }
+  if (!rounding || !rounding.hasPureBufferSemantics() ||
+      rounding->getBlock() != product->getBlock() ||
+      !product->isBeforeInBlock(rounding) || rounding.getNumDpsInputs() != 1 ||
+      rounding.getNumDpsInits() != 1 || rounding.getDpsInputs()[0] != acc ||
+      !llvm::all_of(rounding.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      rounding.getNumReductionLoops() != 0)
+    return {};
+  Value out = rounding.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || outType.getElementType() != dtype ||
+      outType.getShape() != cast<MemRefType>(acc.getType()).getShape())
+    return {};
+  // The body: %r = arith.truncf %in; linalg.yield %r.
+  Block &body = rounding.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto trunc = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::TruncFOp>()
+                   : arith::TruncFOp();
+  if (body.getOperations().size() != 2 || !trunc ||
+      trunc.getIn() != body.getArgument(0))
+    return {};
+  // The output buffer must exist at the product: an allocation (through
+  // reshapes) after it moves up.
+  Value v = out;
+  while (Operation *def = v.getDefiningOp()) {
+    if ((def->getBlock() == product->getBlock() &&
+         def->isBeforeInBlock(product)) ||
+        (isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    v = def->getOperand(0);
+  }
+  // The output is written earlier now: nothing in between may touch it.
+  Value root = getRootBuffer(out);
+  for (Operation *it = product->getNextNode(); it != rounding;
+       it = it->getNextNode()) {
+    if (isPure(it) || isa<memref::AllocOp>(it))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp->getOperands(),
+                     [&](Value v) { return getRootBuffer(v) == root; }))
+      return {};
+  }
+  return rounding;
+}
+
 /// Rewrites one product; false when it keeps its generated kernel.
 static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
                     ModuleOp module) {
@@ -248,6 +312,35 @@ static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   if (!dropFill)
     flags |= kAccumulate;
 
+  // A half-precision product accumulates in a float32 buffer that a kernel
+  // only rounds into the output: cuBLASLt writes the output directly.
+  linalg::GenericOp rounding;
+  if (dropFill && *cCode == kFloat32 && *abCode != kFloat32)
+    rounding = getRoundingCopy(c, op, prev, aType.getElementType());
+  if (rounding) {
+    Value outBuffer = rounding.getDpsInits()[0];
+    std::optional<MatrixOperand> out = getOperand(outBuffer, batched, false);
+    if (out && (batch == 1 || out->batchStride >= m * n)) {
+      opC = out;
+      cCode = abCode;
+      // Its allocation and reshapes (checked by getRoundingCopy) go first.
+      SmallVector<Operation *> chain;
+      Value v = outBuffer;
+      while (Operation *def = v.getDefiningOp()) {
+        if (def->getBlock() == op->getBlock() && def->isBeforeInBlock(op))
+          break;
+        chain.push_back(def);
+        if (def->getNumOperands() == 0)
+          break;
+        v = def->getOperand(0);
+      }
+      for (Operation *def : llvm::reverse(chain))
+        def->moveBefore(op);
+    } else {
+      rounding = {};
+    }
+  }
+
   if (!matmulFn)
     matmulFn = getMatmulFunction(module);
   OpBuilder builder(op);
@@ -293,6 +386,8 @@ static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   op->erase();
   if (dropFill)
     prev->erase();
+  if (rounding)
+    rounding->erase();
   // The copy's buffer is left with its views and dealloc; canonicalization
   // removes them.
   for (Operation *copy : deadCopies)

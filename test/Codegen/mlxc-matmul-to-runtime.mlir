@@ -145,3 +145,57 @@ func.func @shared_copy(%a: memref<1x3x8xf32>, %w: memref<4x1x8xf32>, %c: memref<
   memref.copy %bt, %other : memref<1x8x4xf32> to memref<1x8x4xf32>
   return
 }
+
+// -----
+
+// A float16 product whose float32 accumulator is only rounded into a
+// float16 buffer: cuBLASLt writes float16 (code 9) into that buffer, whose
+// allocation moves before the call, and the rounding kernel goes.
+// CHECK-LABEL: func.func @rounded_f16(
+// CHECK:         %[[OUT:.+]] = memref.alloc() : memref<1x3x4xf16>
+// CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[OUT]] : memref<1x3x4xf16> -> index {mlx.device_access}
+// CHECK-DAG:     %[[F16:.+]] = arith.constant 9 : i32
+// CHECK-DAG:     %[[NOFLAGS:.+]] = arith.constant 0 : i32
+// CHECK:         call @mlxrt_matmul(%[[F16]], %[[F16]], %[[NOFLAGS]],
+// CHECK-NOT:     linalg.generic
+// CHECK:         memref.copy %[[OUT]], %{{.+}}
+func.func @rounded_f16(%a: memref<1x3x8xf16>, %b: memref<1x8x4xf16>, %r: memref<1x3x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x3x4xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x3x4xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x3x8xf16>, memref<1x8x4xf16>) outs(%acc : memref<1x3x4xf32>)
+  %out = memref.alloc() : memref<1x3x4xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%acc : memref<1x3x4xf32>) outs(%out : memref<1x3x4xf16>) {
+  ^bb0(%in: f32, %o: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.copy %out, %r : memref<1x3x4xf16> to memref<1x3x4xf16>
+  memref.dealloc %acc : memref<1x3x4xf32>
+  return
+}
+
+// -----
+
+// The rounding also adds a bias: it stays a kernel reading the float32
+// result.
+// CHECK-LABEL: func.func @rounded_with_bias(
+// CHECK-DAG:     %[[F16:.+]] = arith.constant 9 : i32
+// CHECK-DAG:     %[[F32:.+]] = arith.constant 11 : i32
+// CHECK:         call @mlxrt_matmul(%[[F16]], %[[F32]],
+// CHECK:         linalg.generic
+func.func @rounded_with_bias(%a: memref<1x3x8xf16>, %b: memref<1x8x4xf16>, %out: memref<1x3x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x3x4xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x3x4xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x3x8xf16>, memref<1x8x4xf16>) outs(%acc : memref<1x3x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%acc : memref<1x3x4xf32>) outs(%out : memref<1x3x4xf16>) {
+  ^bb0(%in: f32, %o: f16):
+    %one = arith.constant 1.0 : f32
+    %s = arith.addf %in, %one : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %acc : memref<1x3x4xf32>
+  return
+}
