@@ -409,6 +409,31 @@ static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
                    what);
 }
 
+void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
+                            mlxrt_matmul_lt_layout_t *lt) {
+  bool ta = key->flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = key->flags & MLXRT_MATMUL_TRANSPOSE_B;
+  // cuBLASLt's A is our B seen column-major: B^T (n x k) when B is stored
+  // k x n, or B itself (k x n, transposed by the op) when stored n x k.
+  lt->transA = tb;
+  lt->rows[0] = tb ? key->k : key->n;
+  lt->cols[0] = tb ? key->n : key->k;
+  lt->ld[0] = key->ldb;
+  lt->stride[0] = key->strideB;
+  // Its B is our A: A^T (k x m) when A is stored m x k, or A itself (m x k
+  // column-major, transposed by the op) when stored k x m.
+  lt->transB = ta;
+  lt->rows[1] = ta ? key->m : key->k;
+  lt->cols[1] = ta ? key->k : key->m;
+  lt->ld[1] = key->lda;
+  lt->stride[1] = key->strideA;
+  // C^T: n x m column-major.
+  lt->rows[2] = key->n;
+  lt->cols[2] = key->m;
+  lt->ld[2] = key->ldc;
+  lt->stride[2] = key->strideC;
+}
+
 /// Makes the plan of `key` (row-major semantics, see the top of the file).
 static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
                      const mlxrt_matmul_key *key, Plan *plan,
@@ -416,12 +441,10 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
   const mlxrt_cublaslt *lib = s->lib;
   memset(plan, 0, sizeof(*plan));
   plan->key = *key;
-  bool ta = key->flags & MLXRT_MATMUL_TRANSPOSE_A;
-  bool tb = key->flags & MLXRT_MATMUL_TRANSPOSE_B;
-  // cuBLASLt's A is our B seen column-major: B^T (n x k) when B is stored
-  // k x n, or B itself (k x n, transposed by the op) when stored n x k.
-  int32_t opA = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-  int32_t opB = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+  mlxrt_matmul_lt_layout_t lt;
+  mlxrt_matmul_lt_layout(key, &lt);
+  int32_t opA = lt.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int32_t opB = lt.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
   int abType = cudaType(key->abDtype), cType = cudaType(key->cDtype);
   if (!checkBlas(dev, lib,
                  lib->cublasLtMatmulDescCreate(&plan->desc, CUBLAS_COMPUTE_32F,
@@ -437,14 +460,12 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
           lib->cublasLtMatmulDescSetAttribute(
               plan->desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB, sizeof(opB)),
           "cublasLtMatmulDescSetAttribute(TRANSB)", what) ||
-      !setLayout(dev, lib, &plan->a, abType, tb ? key->k : key->n,
-                 tb ? key->n : key->k, key->ldb, key->batch, key->strideB,
-                 what) ||
-      !setLayout(dev, lib, &plan->b, abType, ta ? key->m : key->k,
-                 ta ? key->k : key->m, key->lda, key->batch, key->strideA,
-                 what) ||
-      !setLayout(dev, lib, &plan->c, cType, key->n, key->m, key->ldc,
-                 key->batch, key->strideC, what))
+      !setLayout(dev, lib, &plan->a, abType, lt.rows[0], lt.cols[0], lt.ld[0],
+                 key->batch, lt.stride[0], what) ||
+      !setLayout(dev, lib, &plan->b, abType, lt.rows[1], lt.cols[1], lt.ld[1],
+                 key->batch, lt.stride[1], what) ||
+      !setLayout(dev, lib, &plan->c, cType, lt.rows[2], lt.cols[2], lt.ld[2],
+                 key->batch, lt.stride[2], what))
     return false;
 
   cublasLtMatmulPreference_t pref = NULL;

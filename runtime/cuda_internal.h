@@ -388,6 +388,17 @@ typedef struct mlxrt_matmul_key {
 void mlxrt_matmul_make_key(const mlxrt_matmul_args *args,
                            mlxrt_matmul_key *key);
 
+/// How cuBLASLt (column-major) sees a row-major product: its operands 0 (A,
+/// our B), 1 (B, our A) and 2 (C = D, our C transposed), each rows x cols
+/// with a leading dimension and batch stride, and its transposes.
+typedef struct mlxrt_matmul_lt_layout_t {
+  bool transA, transB;
+  int64_t rows[3], cols[3], ld[3], stride[3];
+} mlxrt_matmul_lt_layout_t;
+
+void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
+                            mlxrt_matmul_lt_layout_t *lt);
+
 /// The images a module can carry (mlxc's container, see mlxrt_image_pick).
 typedef enum mlxrt_image_kind {
   MLXRT_IMAGE_PTX = 0,

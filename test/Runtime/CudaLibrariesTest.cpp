@@ -197,6 +197,89 @@ TEST(MatmulArgs, PlanKeys) {
   EXPECT_FALSE(same());
 }
 
+/// cublasLtMatmul as its documentation defines it, on the host:
+/// D[b] = op(A[b]) op(B[b]) (+ C), column-major, element (r, c) of an
+/// operand at r + c * ld, batch b at b * stride.
+void columnMajorGemm(const mlxrt_matmul_lt_layout_t &lt, int64_t batch,
+                     const double *a, const double *b, double *c,
+                     bool accumulate) {
+  // op(A) is m x k, op(B) k x n, C m x n.
+  int64_t m = lt.rows[2], n = lt.cols[2];
+  int64_t k = lt.transA ? lt.rows[0] : lt.cols[0];
+  ASSERT_EQ(lt.transA ? lt.cols[0] : lt.rows[0], m);
+  ASSERT_EQ(lt.transB ? lt.cols[1] : lt.rows[1], k);
+  ASSERT_EQ(lt.transB ? lt.rows[1] : lt.cols[1], n);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_GE(lt.ld[i], lt.rows[i]) << "operand " << i;
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          double x = lt.transA ? a[bi * lt.stride[0] + l + i * lt.ld[0]]
+                               : a[bi * lt.stride[0] + i + l * lt.ld[0]];
+          double y = lt.transB ? b[bi * lt.stride[1] + j + l * lt.ld[1]]
+                               : b[bi * lt.stride[1] + l + j * lt.ld[1]];
+          sum += x * y;
+        }
+        double &out = c[bi * lt.stride[2] + i + j * lt.ld[2]];
+        out = (accumulate ? out : 0) + sum;
+      }
+}
+
+TEST(MatmulArgs, ColumnMajorLayoutsComputeTheRowMajorProduct) {
+  // Every transpose combination, padded leading dimensions, a shared B.
+  for (int flags = 0; flags < 8; ++flags) {
+    for (bool sharedB : {false, true}) {
+      SCOPED_TRACE("flags " + std::to_string(flags) +
+                   (sharedB ? ", shared B" : ""));
+      bool ta = flags & MLXRT_MATMUL_TRANSPOSE_A;
+      bool tb = flags & MLXRT_MATMUL_TRANSPOSE_B;
+      bool acc = flags & MLXRT_MATMUL_ACCUMULATE;
+      mlxrt_matmul_args p = goodArgs();
+      p.flags = flags;
+      p.batch = 2;
+      p.m = 3;
+      p.n = 5;
+      p.k = 4;
+      p.lda = (ta ? p.m : p.k) + 1;
+      p.ldb = (tb ? p.k : p.n) + 2;
+      p.ldc = p.n + 3;
+      p.strideA = (ta ? p.k : p.m) * p.lda;
+      p.strideB = sharedB ? 0 : (tb ? p.n : p.k) * p.ldb;
+      p.strideC = p.m * p.ldc;
+      mlxrt_matmul_key key;
+      mlxrt_matmul_make_key(&p, &key);
+      mlxrt_matmul_lt_layout_t lt;
+      mlxrt_matmul_lt_layout(&key, &lt);
+      // Row-major operands; element (i, l) of A at i * lda + l, or l * lda
+      // + i when stored transposed.
+      std::vector<double> a(p.batch * p.strideA), b(512),
+          c(p.batch * p.strideC);
+      for (size_t i = 0; i < a.size(); ++i)
+        a[i] = double(int(i % 11) - 5);
+      for (size_t i = 0; i < b.size(); ++i)
+        b[i] = double(int(i % 7) - 3);
+      for (size_t i = 0; i < c.size(); ++i)
+        c[i] = 0.5 * double(i);
+      std::vector<double> want = c;
+      for (int64_t bi = 0; bi < p.batch; ++bi)
+        for (int64_t i = 0; i < p.m; ++i)
+          for (int64_t j = 0; j < p.n; ++j) {
+            double sum = 0;
+            for (int64_t l = 0; l < p.k; ++l)
+              sum += a[bi * p.strideA + (ta ? l * p.lda + i : i * p.lda + l)] *
+                     b[bi * p.strideB + (tb ? j * p.ldb + l : l * p.ldb + j)];
+            double &out = want[bi * p.strideC + i * p.ldc + j];
+            out = (acc ? out : 0) + sum;
+          }
+      // cuBLASLt's A is our B, its B our A.
+      columnMajorGemm(lt, p.batch, b.data(), a.data(), c.data(), acc);
+      EXPECT_EQ(c, want);
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // mlxc's module container
 //===----------------------------------------------------------------------===//
