@@ -46,7 +46,7 @@ $(ASAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_FLAGS) -DMLXC_SANITIZE=ON
 
 test: build $(ASAN_BUILD)/build.ninja
-	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests
+	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests MlxrtFakeCudaTests
 	python3 test/run_tests.py $(BUILD) $(ASAN_BUILD)
 
 # Compiles the bundled MLP (CPU + CUDA variants when the CUDA toolkit's
