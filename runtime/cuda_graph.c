@@ -110,6 +110,8 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
                !mlxrt_cuda_graphs_disabled();
   entry(args);
   g->capture = false;
+  bool declared = g->declared;
+  g->declared = false;
   if (g->capturing) {
     if (finishCapture(dev))
       return;
@@ -119,10 +121,11 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
     g->state = MLXRT_GRAPH_UNCAPTURED;
     mlxrt_cuda_clear_failure(dev);
     entry(args);
+    g->declared = false;
     return;
   }
   if (g->state == MLXRT_GRAPH_NONE && !dev->failed)
-    g->state = g->declared ? MLXRT_GRAPH_SEEN : MLXRT_GRAPH_UNCAPTURED;
+    g->state = declared ? MLXRT_GRAPH_SEEN : MLXRT_GRAPH_UNCAPTURED;
 }
 
 void mlxrt_graph_capturable(void) {

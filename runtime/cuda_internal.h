@@ -220,7 +220,8 @@ typedef struct mlxrt_cuda_graph {
   void **args;
   size_t numArgs;
   CUgraphExec exec;
-  /// During the run: the program called mlxrt_graph_capturable.
+  /// During the run: the program called mlxrt_graph_capturable (so its
+  /// stream synchronizations are skipped).
   bool declared;
   /// During the run: mlxrt_graph_capturable is to begin a capture.
   bool capture;

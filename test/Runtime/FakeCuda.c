@@ -53,6 +53,7 @@ static struct {
   long value;
 } Vars[] = {
     {"launches", 0},       // kernels run
+    {"syncs", 0},          // cuStreamSynchronize calls
     {"captured", 0},       // operations recorded during capture
     {"graph_launches", 0}, // cuGraphLaunch calls
     {"capture_errors", 0}, // calls rejected because the stream captured
@@ -310,6 +311,7 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
 }
 CUresult cuStreamSynchronize(void *stream) {
   (void)stream;
+  ++*var("syncs");
   return refuseWhileCapturing();
 }
 CUresult cuStreamDestroy_v2(void *stream) {

@@ -107,7 +107,7 @@ void matmulEntry(void **args) {
 class FakeCuda : public ::testing::TestWithParam<bool> {
 protected:
   void SetUp() override {
-    for (const char *name : {"launches", "captured", "graph_launches",
+    for (const char *name : {"launches", "syncs", "captured", "graph_launches",
                              "capture_errors", "heuristics", "handles",
                              "products", "fail_instantiate", "unsupported_m"})
       F.set(name, 0);
@@ -214,6 +214,20 @@ TEST_P(FakeCuda, GraphsOffByEnvironment) {
   EXPECT_EQ(Calls, 3);
   EXPECT_EQ(F.get("graph_launches"), 0);
   EXPECT_EQ(F.get("captured"), 0);
+  // None of the program's two per-launch synchronizations happen: only
+  // the run's at its end and, in unified mode, the one after the output's
+  // prefetch to the host.
+  EXPECT_EQ(F.get("syncs"), 3 * (GetParam() ? 1 : 2));
+}
+
+TEST_P(FakeCuda, OtherProgramsSynchronizeAfterEachLaunch) {
+  setInput(0);
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  expectTimes(2, 0);
+  EXPECT_EQ(F.get("graph_launches"), 0);
+  // One after the launch, one at the end of the run.
+  EXPECT_EQ(F.get("syncs"), 2 * 2);
 }
 
 TEST_P(FakeCuda, FailedCaptureRunsUncapturedFromThenOn) {
