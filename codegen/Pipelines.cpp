@@ -25,8 +25,9 @@ static std::string getBufferizePipeline(bool markResults) {
          "buffer-deallocation-pipeline,canonicalize,";
 }
 
-std::string mlx::getCpuLLVMPipeline() {
+std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
   return getBufferizePipeline(/*markResults=*/false) +
+         (matmulCalls ? "mlxc-matmul-to-runtime," : "") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.
          "mlxc-copy-to-linalg,"
          "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"

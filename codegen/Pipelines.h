@@ -25,8 +25,10 @@ std::string getLinalgPipeline();
 
 /// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
 /// outputs as out-parameters, loops, and the LLVM conversions. Functions
-/// take one bare pointer per buffer.
-std::string getCpuLLVMPipeline();
+/// take one bare pointer per buffer. `matmulCalls` (for testing the
+/// rewrite on machines without a GPU) makes products mlxrt_matmul calls as
+/// on CUDA; the program then needs a host mlxrt_matmul at link time.
+std::string getCpuLLVMPipeline(bool matmulCalls = false);
 
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel

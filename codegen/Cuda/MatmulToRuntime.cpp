@@ -249,10 +249,10 @@ static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
 }
 
 /// Rewrites one product; false when it keeps its generated kernel.
-static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
-                    ModuleOp module) {
+static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
+                     ModuleOp module) {
   if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
-    return false;
+    return {};
   bool batched = isa<linalg::BatchMatmulOp>(op);
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
         c = op.getDpsInits()[0];
@@ -263,12 +263,12 @@ static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   std::optional<int32_t> cCode = getDtypeCode(cType.getElementType());
   if (!abCode || !cCode || aType.getElementType() != bType.getElementType() ||
       (*cCode != kFloat32 && *cCode != *abCode))
-    return false;
+    return {};
   std::optional<MatrixOperand> opA = getOperand(a, batched, true);
   std::optional<MatrixOperand> opB = getOperand(b, batched, true);
   std::optional<MatrixOperand> opC = getOperand(c, batched, false);
   if (!opA || !opB || !opC)
-    return false;
+    return {};
   int64_t batch = batched ? cType.getDimSize(0) : 1;
   int64_t m = cType.getDimSize(cType.getRank() - 2);
   int64_t n = cType.getDimSize(cType.getRank() - 1);
@@ -278,7 +278,7 @@ static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
       (batched &&
        (aType.getDimSize(0) != batch || bType.getDimSize(0) != batch)) ||
       (batch > 1 && opC->batchStride < m * n))
-    return false;
+    return {};
 
   // A zero fill right before the product (views and constants may come
   // between) is what beta = 0 does.
@@ -392,7 +392,94 @@ static bool convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   // removes them.
   for (Operation *copy : deadCopies)
     copy->erase();
-  return true;
+  return opC->buffer;
+}
+
+/// When the product's result buffer (an allocation, maybe reshaped) is only
+/// copied into an output argument at the end, the product writes that
+/// argument directly: the copy kernel and the buffer go.
+static void elideOutputCopy(Value c) {
+  Value root = c;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return;
+    root = def->getOperand(0);
+  }
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc.getType().hasStaticShape() ||
+      !alloc.getType().getLayout().isIdentity() || alloc->getNumOperands() != 0)
+    return;
+  // Every use of the buffer and of its reshapes.
+  memref::CopyOp copy;
+  SmallVector<Operation *> deallocs, others;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user)) {
+        deallocs.push_back(user);
+      } else if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+      } else if (auto c = dyn_cast<memref::CopyOp>(user);
+                 c && c.getSource() == value && !copy) {
+        copy = c;
+      } else {
+        others.push_back(user);
+      }
+    }
+  }
+  if (!copy)
+    return;
+  // The target: an output argument of the function that nothing else uses,
+  // of the same elements.
+  auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+  auto func = dyn_cast_or_null<func::FuncOp>(arg ? arg.getOwner()->getParentOp()
+                                                 : nullptr);
+  auto argType = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
+  MemRefType type = alloc.getType();
+  if (!func || !argType || !arg.hasOneUse() ||
+      !func.getArgAttr(arg.getArgNumber(), "bufferize.result") ||
+      !argType.getLayout().isIdentity() || !argType.hasStaticShape() ||
+      argType.getRank() == 0 || type.getRank() == 0 ||
+      argType.getElementType() != type.getElementType() ||
+      argType.getNumElements() != type.getNumElements() ||
+      copy->getBlock() != alloc->getBlock())
+    return;
+  // Whatever else reads or writes the buffer does so before the copy.
+  Block *block = alloc->getBlock();
+  for (Operation *user : others) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top || !top->isBeforeInBlock(copy))
+      return;
+  }
+  // The argument, reshaped to the buffer's shape: the same elements in the
+  // same row-major order (every view on the way was a reshape).
+  OpBuilder b = OpBuilder::atBlockBegin(block);
+  Location loc = alloc.getLoc();
+  Value view = arg;
+  if (argType.getShape() != type.getShape()) {
+    if (argType.getRank() > 1) {
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, argType.getRank()));
+      view = memref::CollapseShapeOp::create(
+          b, loc, view, ArrayRef<ReassociationIndices>{all});
+    }
+    if (type.getRank() > 1) {
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+      view = memref::ExpandShapeOp::create(b, loc, type.getShape(), view,
+                                           ArrayRef<ReassociationIndices>{all});
+    }
+  }
+  if (view.getType() != type)
+    return;
+  copy->erase();
+  for (Operation *dealloc : deallocs)
+    dealloc->erase();
+  alloc.replaceAllUsesWith(view);
+  alloc->erase();
 }
 
 namespace {
@@ -409,7 +496,8 @@ struct MlxcMatmulToRuntimePass final
     });
     func::FuncOp matmulFn;
     for (linalg::LinalgOp op : products)
-      convert(op, matmulFn, module);
+      if (Value c = convert(op, matmulFn, module))
+        elideOutputCopy(c);
   }
 };
 } // namespace

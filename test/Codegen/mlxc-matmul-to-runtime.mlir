@@ -199,3 +199,47 @@ func.func @rounded_with_bias(%a: memref<1x3x8xf16>, %b: memref<1x8x4xf16>, %out:
   memref.dealloc %acc : memref<1x3x4xf32>
   return
 }
+
+// -----
+
+// The product's buffer is only copied into an output argument at the end:
+// the product writes the argument (reshaped to the buffer's shape) directly.
+// CHECK-LABEL: func.func @into_output(
+// CHECK-SAME:    %[[OUT:[^:]+]]: memref<2x3x4xf32> {bufferize.result})
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1, 2]] : memref<2x3x4xf32> into memref<24xf32>
+// CHECK:         %[[VIEW:.+]] = memref.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [1, 6, 4] : memref<24xf32> into memref<1x6x4xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.extract_aligned_pointer_as_index %[[VIEW]]
+// CHECK:         call @mlxrt_matmul(
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+func.func @into_output(%a: memref<1x6x8xf32>, %b: memref<1x8x4xf32>, %out: memref<2x3x4xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x6x4xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x6x4xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x6x8xf32>, memref<1x8x4xf32>) outs(%acc : memref<1x6x4xf32>)
+  %flat = memref.collapse_shape %acc [[0, 1, 2]] : memref<1x6x4xf32> into memref<24xf32>
+  %shaped = memref.expand_shape %flat [[0, 1, 2]] output_shape [2, 3, 4] : memref<24xf32> into memref<2x3x4xf32>
+  memref.copy %shaped, %out : memref<2x3x4xf32> to memref<2x3x4xf32>
+  memref.dealloc %acc : memref<1x6x4xf32>
+  return
+}
+
+// -----
+
+// The buffer is also read after the copy: it stays.
+// CHECK-LABEL: func.func @read_after_copy(
+// CHECK:         %[[ACC:.+]] = memref.alloc() : memref<1x6x4xf32>
+// CHECK:         memref.copy %[[ACC]], %{{.+}}
+// CHECK:         linalg.copy ins(%[[ACC]]
+func.func @read_after_copy(%a: memref<1x6x8xf32>, %b: memref<1x8x4xf32>, %out: memref<1x6x4xf32> {bufferize.result}, %out2: memref<1x6x4xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x6x4xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x6x4xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x6x8xf32>, memref<1x8x4xf32>) outs(%acc : memref<1x6x4xf32>)
+  memref.copy %acc, %out : memref<1x6x4xf32> to memref<1x6x4xf32>
+  linalg.copy ins(%acc : memref<1x6x4xf32>) outs(%out2 : memref<1x6x4xf32>)
+  memref.dealloc %acc : memref<1x6x4xf32>
+  return
+}

@@ -89,6 +89,11 @@ static cl::opt<bool> noPrefetch(
     "no-prefetch",
     cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
     cl::cat(category));
+static cl::opt<bool> cpuMatmulCalls(
+    "cpu-matmul-calls",
+    cl::desc("Testing: on the CPU too, matrix products become mlxrt_matmul "
+             "calls as on CUDA (link a host mlxrt_matmul before the runtime)"),
+    cl::Hidden, cl::cat(category));
 static cl::list<std::string>
     linkArgs("link-arg",
              cl::desc("Extra argument for the system linker driver"),
@@ -377,7 +382,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
       return failure();
   }
 
-  if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
+  if (failed(
+          mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls))) ||
       failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
       (emit == Emit::Lib &&
        failed(mlx::addTypedEntryPoint(module, *signature))))
