@@ -26,7 +26,8 @@ static std::string getBufferizePipeline(bool markResults) {
 }
 
 std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
-  return getBufferizePipeline(/*markResults=*/false) +
+  // The output marks let the products write outputs directly, as on CUDA.
+  return getBufferizePipeline(/*markResults=*/matmulCalls) +
          (matmulCalls ? "mlxc-matmul-to-runtime," : "") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.
          "mlxc-copy-to-linalg,"
