@@ -113,6 +113,16 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
     flag. A zero linalg.fill of the result right before the product is
     dropped (beta = 0); otherwise the product accumulates into the result.
 
+    Copies around the product go where cuBLASLt can do their work: an
+    operand that a linalg.transpose filled is read from the transpose's
+    source through a `memref.transpose` view (transpose flag); an operand
+    that a linalg.generic broadcast over the batch is read from the matrix
+    with batch stride 0; a float32 accumulator that a linalg.generic only
+    rounds to the operands' half type becomes a half-precision result; a
+    result buffer that is only copied into an output argument
+    (`bufferize.result`) is replaced by that argument. Each applies only
+    when nothing else uses the buffer in between.
+
     A product whose layout cuBLASLt cannot express (dynamic shapes, strides
     or offsets, no unit-stride dimension, other dtypes, empty) is left
     alone and becomes a generated kernel.

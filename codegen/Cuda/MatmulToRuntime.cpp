@@ -125,24 +125,40 @@ static Value getRootBuffer(Value value) {
   return value;
 }
 
-/// The source of the transpose that fills `operand` when nothing else
-/// touches the buffer: the product can read the source through a transposed
-/// view instead (cuBLASLt's transpose flag), and the copy kernel goes away.
-static linalg::TransposeOp getFoldableTranspose(Value operand,
-                                                Operation *product) {
-  linalg::TransposeOp transpose;
+/// The op that fills `operand` (a linalg.transpose, or a linalg.generic
+/// that broadcasts a matrix over the batch) when nothing else touches the
+/// buffer and its source is not written before the product: the product
+/// can read the source instead (transpose flag, batch stride 0) and the copy
+/// kernel goes.
+static linalg::LinalgOp getFoldableCopy(Value operand, Operation *product) {
+  linalg::LinalgOp copy;
   for (Operation *user : operand.getUsers()) {
     if (user == product || isa<memref::DeallocOp>(user))
       continue;
-    auto t = dyn_cast<linalg::TransposeOp>(user);
-    if (!t || transpose || !t.hasPureBufferSemantics() ||
-        t.getInit() != operand || t->getBlock() != product->getBlock() ||
-        !t->isBeforeInBlock(product))
+    auto c = dyn_cast<linalg::LinalgOp>(user);
+    if (!c || copy || !isa<linalg::TransposeOp, linalg::GenericOp>(user) ||
+        !c.hasPureBufferSemantics() || c.getNumDpsInputs() != 1 ||
+        c.getNumDpsInits() != 1 || c.getDpsInits()[0] != operand ||
+        c->getBlock() != product->getBlock() || !c->isBeforeInBlock(product))
       return {};
-    transpose = t;
+    copy = c;
   }
-  if (!transpose)
+  if (!copy)
     return {};
+  // A generic must be a broadcast over the batch: out[b, i, j] = in[i, j].
+  if (auto generic = dyn_cast<linalg::GenericOp>(copy.getOperation())) {
+    MLIRContext *ctx = generic.getContext();
+    AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    Block &body = generic.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    if (maps.size() != 2 || !maps[1].isIdentity() ||
+        maps[0] != AffineMap::get(3, 0, {d1, d2}, ctx) ||
+        generic.getNumReductionLoops() != 0 ||
+        body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != body.getArgument(0))
+      return {};
+  }
   // The buffer behind `operand` (through reshapes) must have no other use.
   Value root = operand;
   while (Operation *def = root.getDefiningOp()) {
@@ -158,7 +174,7 @@ static linalg::TransposeOp getFoldableTranspose(Value operand,
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      if (isa<memref::DeallocOp>(user) || user == transpose || user == product)
+      if (isa<memref::DeallocOp>(user) || user == copy || user == product)
         continue;
       if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
           (user->getResult(0) == operand || value != operand)) {
@@ -170,8 +186,8 @@ static linalg::TransposeOp getFoldableTranspose(Value operand,
   }
   // The source itself must not be written between the two ops: only pure
   // ops, allocations and linalg ops writing other buffers may come between.
-  Value source = getRootBuffer(transpose.getInput());
-  for (Operation *op = transpose->getNextNode(); op != product;
+  Value source = getRootBuffer(copy.getDpsInputs()[0]);
+  for (Operation *op = copy->getNextNode(); op != product;
        op = op->getNextNode()) {
     if (isPure(op) || isa<memref::AllocOp>(op))
       continue;
@@ -181,7 +197,7 @@ static linalg::TransposeOp getFoldableTranspose(Value operand,
                      [&](Value init) { return getRootBuffer(init) == source; }))
       return {};
   }
-  return transpose;
+  return copy;
 }
 
 /// The linalg.generic that only rounds the float32 accumulator `acc` into
@@ -287,24 +303,32 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
     prev = prev->getPrevNode();
   bool dropFill = isZeroFillOf(prev, c);
 
-  // Operands that a transpose copied: read the source through a view.
+  // Operands that a transpose or a batch broadcast copied: read the source
+  // (through a transposed view, or with batch stride 0).
   SmallVector<Operation *> deadCopies;
   for (auto [value, operand] : {std::pair(a, &opA), std::pair(b, &opB)}) {
-    linalg::TransposeOp transpose = getFoldableTranspose(value, op);
-    if (!transpose)
+    linalg::LinalgOp copy = getFoldableCopy(value, op);
+    if (!copy)
       continue;
-    OpBuilder builder(op);
-    auto view = memref::TransposeOp::create(
-        builder, transpose.getLoc(), transpose.getInput(),
-        AffineMapAttr::get(AffineMap::getPermutationMap(
-            transpose.getPermutation(), op->getContext())));
-    std::optional<MatrixOperand> folded = getOperand(view, batched, true);
-    if (!folded) {
-      view.erase();
-      continue;
+    std::optional<MatrixOperand> folded;
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(copy.getOperation())) {
+      OpBuilder builder(op);
+      auto view = memref::TransposeOp::create(
+          builder, transpose.getLoc(), transpose.getInput(),
+          AffineMapAttr::get(AffineMap::getPermutationMap(
+              transpose.getPermutation(), op->getContext())));
+      folded = getOperand(view, batched, true);
+      if (!folded)
+        view.erase();
+    } else if (batched) {
+      folded = getOperand(copy.getDpsInputs()[0], /*batched=*/false, true);
+      if (folded)
+        folded->batchStride = 0;
     }
+    if (!folded)
+      continue;
     **operand = *folded;
-    deadCopies.push_back(transpose);
+    deadCopies.push_back(copy);
   }
 
   int32_t flags =

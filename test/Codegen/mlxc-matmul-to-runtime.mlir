@@ -243,3 +243,48 @@ func.func @read_after_copy(%a: memref<1x6x8xf32>, %b: memref<1x8x4xf32>, %out: m
   memref.dealloc %acc : memref<1x6x4xf32>
   return
 }
+
+// -----
+
+// A is one matrix broadcast over the batch by a copy: the product reads it
+// with batch stride 0 and the copy goes.
+// CHECK-LABEL: func.func @broadcast_a(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<4x16xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[A]] : memref<4x16xf32> -> index {mlx.device_access}
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0 : i64
+// CHECK-DAG:     %[[LDA:.+]] = arith.constant 16 : i64
+// CHECK:         call @mlxrt_matmul(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[LDA]], %[[ZERO]],
+// CHECK-NOT:     linalg.generic
+func.func @broadcast_a(%a: memref<4x16xf32>, %b: memref<3x16x5xf32>, %c: memref<3x4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %alloc = memref.alloc() : memref<3x4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : memref<4x16xf32>) outs(%alloc : memref<3x4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x4x5xf32>)
+  linalg.batch_matmul ins(%alloc, %b : memref<3x4x16xf32>, memref<3x16x5xf32>) outs(%c : memref<3x4x5xf32>)
+  memref.dealloc %alloc : memref<3x4x16xf32>
+  return
+}
+
+// -----
+
+// A copy that also converts (float16 to float32) is no broadcast: it stays.
+// CHECK-LABEL: func.func @converting_copy(
+// CHECK:         linalg.generic
+// CHECK:         call @mlxrt_matmul(
+func.func @converting_copy(%a: memref<4x16xf16>, %b: memref<3x16x5xf32>, %c: memref<3x4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %alloc = memref.alloc() : memref<3x4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : memref<4x16xf16>) outs(%alloc : memref<3x4x16xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x4x5xf32>)
+  linalg.batch_matmul ins(%alloc, %b : memref<3x4x16xf32>, memref<3x16x5xf32>) outs(%c : memref<3x4x5xf32>)
+  memref.dealloc %alloc : memref<3x4x16xf32>
+  return
+}
