@@ -31,3 +31,8 @@ import shutil
 
 config.substitutions.append(
     ("%ptxas", shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"))
+
+# The host stand-in of libcuda and libcublasLt (test/Runtime/FakeCuda.c).
+config.substitutions.append(
+    ("%fakecuda", os.path.join(config.mlxc_obj_root, "unittests", "Runtime",
+                               "libmlxrt_fake_cuda.so")))

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,8 @@ typedef struct {
   int count;
 } Graph;
 
+static void trace(const char *line, int length);
+
 static bool Capturing, Invalidated;
 static Graph Recording;
 
@@ -157,6 +160,7 @@ CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
     return INVALID_VALUE;
   Capturing = true;
   Invalidated = false;
+  trace("begin capture", 13);
   Recording.nodes = NULL;
   Recording.count = 0;
   return OK;
@@ -192,6 +196,7 @@ CUresult cuGraphLaunch(Graph *exec, void *stream) {
   if (Capturing)
     return refuseWhileCapturing();
   ++*var("graph_launches");
+  trace("graph launch", 12);
   for (int i = 0; i < exec->count; ++i)
     runNode(&exec->nodes[i]);
   return OK;
@@ -211,7 +216,41 @@ CUresult cuGraphDestroy(Graph *graph) { return destroyGraph(graph); }
 // The driver API the runtime resolves
 //===----------------------------------------------------------------------===//
 
-CUresult cuInit(unsigned flags) { return flags ? INVALID_VALUE : OK; }
+/// For executables run against the fake ($MLXRT_LIBCUDA): $FAKE_CUDA_CC
+/// ("86") sets the compute capability, $FAKE_CUDA_TRACE names a file that
+/// gets one line per module image loaded ("ELF" for a cubin, else the
+/// image's first line).
+static void trace(const char *line, int length) {
+  const char *path = getenv("FAKE_CUDA_TRACE");
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!f)
+    return;
+  fprintf(f, "%.*s\n", length, line);
+  fclose(f);
+}
+
+static void traceImage(const void *image) {
+  const char *text = image;
+  if (memcmp(text,
+             "\x7f"
+             "ELF",
+             4) == 0) {
+    trace("ELF", 3);
+    return;
+  }
+  char line[256];
+  snprintf(line, sizeof(line), "text: %.*s", (int)strcspn(text, "\n"), text);
+  trace(line, (int)strlen(line));
+}
+
+CUresult cuInit(unsigned flags) {
+  const char *cc = getenv("FAKE_CUDA_CC");
+  if (cc && strlen(cc) >= 2) {
+    *var("cc_major") = atoi(cc) / 10;
+    *var("cc_minor") = atoi(cc) % 10;
+  }
+  return flags ? INVALID_VALUE : OK;
+}
 CUresult cuDriverGetVersion(int *v) {
   *v = 13000;
   return OK;
@@ -273,6 +312,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
     return CAPTURE_UNSUPPORTED;
   memset(LastImage, 0, sizeof(LastImage));
   memcpy(LastImage, image, 16);
+  traceImage(image);
   if (memcmp(image, "BADCUBIN", 8) == 0)
     return NO_BINARY_FOR_GPU;
   *module = (void *)0x2;
@@ -553,6 +593,10 @@ static void gemm(const Gemm *g, const float *a, const float *b, float *c,
         *out = (float)(alpha * sum + (beta != 0 ? beta * *out : 0));
       }
   ++*var("products");
+  char line[128];
+  snprintf(line, sizeof(line), "gemm %lld x %lld x %lld, batch %d",
+           (long long)m, (long long)n, (long long)k, (int)g->batch);
+  trace(line, (int)strlen(line));
 }
 
 int cublasLtMatmul(void *h, Desc *d, const float *alpha, const float *a,
