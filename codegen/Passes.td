@@ -99,6 +99,22 @@ def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
+  let summary = "Elementwise fusion that leaves matrix products alone";
+  let description = [{
+    `linalg-fuse-elementwise-ops` for the CUDA target: the same elementwise
+    fusion and reshape folding, except that nothing fuses into or out of a
+    linalg.batch_matmul or linalg.matmul and no reshape folds into one (the
+    upstream pass turns a product with more than one batch axis, such as
+    attention's, into a linalg.generic and fuses its operands' scaling or
+    broadcasting into it). The products stay named ops that
+    `mlxc-matmul-to-runtime` hands to cuBLASLt; the elementwise ops around
+    them fuse as before.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized matrix products into cuBLASLt calls";
   let description = [{

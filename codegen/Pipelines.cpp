@@ -7,9 +7,11 @@
 
 using namespace mlir;
 
-std::string mlx::getLinalgPipeline() {
-  return "mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,"
-         "linalg-fuse-elementwise-ops,canonicalize,cse";
+std::string mlx::getLinalgPipeline(bool keepProducts) {
+  return std::string("mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,") +
+         (keepProducts ? "mlxc-fuse-elementwise"
+                       : "linalg-fuse-elementwise-ops") +
+         ",canonicalize,cse";
 }
 
 /// Bufferization shared by all targets: function results become

@@ -20,8 +20,9 @@
 namespace mlir::mlx {
 
 /// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
-/// elementwise fusion.
-std::string getLinalgPipeline();
+/// elementwise fusion. `keepProducts` (CUDA) fuses nothing into matrix
+/// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
+std::string getLinalgPipeline(bool keepProducts = false);
 
 /// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
 /// outputs as out-parameters, loops, and the LLVM conversions. Functions

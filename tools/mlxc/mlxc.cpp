@@ -358,7 +358,12 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
           *entry, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu))))
     return failure();
 
-  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
+  // The CUDA variant lowers the graph its own way: matrix products stay
+  // whole for cuBLASLt (the CPU runs --cpu-matmul-calls the same way).
+  OwningOpRef<ModuleOp> cudaModule;
+  if (cuda && emit != Emit::Linalg)
+    cudaModule = module.clone();
+  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls))))
     return failure();
   // After CSE and folding, results may repeat a value or be an argument.
   mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(mlx::getGraphSymbol(
@@ -370,10 +375,25 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
       return success();
     });
 
-  // The CUDA variant starts from the same linalg form.
-  OwningOpRef<ModuleOp> cudaModule;
   if (cuda) {
-    cudaModule = module.clone();
+    // Both variants share one signature: should the CUDA form repeat other
+    // results, it starts from the CPU's linalg form instead.
+    mlx::ProgramSignature cudaSignature = *signature;
+    bool same =
+        succeeded(mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true)));
+    if (same) {
+      mlx::dedupGraphResults(
+          cudaModule->lookupSymbol<func::FuncOp>(
+              mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
+          cudaSignature);
+      same = llvm::equal(
+          signature->outputSources, cudaSignature.outputSources,
+          [](const mlx::OutputSource &a, const mlx::OutputSource &b) {
+            return a.kind == b.kind && a.index == b.index;
+          });
+    }
+    if (!same)
+      cudaModule = module.clone();
     SymbolTable cudaSymbols(*cudaModule);
     auto graph = cudaSymbols.lookup<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu));
