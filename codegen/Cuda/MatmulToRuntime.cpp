@@ -131,17 +131,28 @@ static Value getRootBuffer(Value value) {
 /// can read the source instead (transpose flag, batch stride 0) and the copy
 /// kernel goes.
 static linalg::LinalgOp getFoldableCopy(Value operand, Operation *product) {
+  // The copy writes the operand, or a buffer the operand collapses (the
+  // batch axes of a transposed 4-D tensor, say).
+  SmallVector<Value> chain = {operand};
+  while (auto collapse = chain.back().getDefiningOp<memref::CollapseShapeOp>())
+    chain.push_back(collapse.getSrc());
   linalg::LinalgOp copy;
-  for (Operation *user : operand.getUsers()) {
-    if (user == product || isa<memref::DeallocOp>(user))
-      continue;
-    auto c = dyn_cast<linalg::LinalgOp>(user);
-    if (!c || copy || !isa<linalg::TransposeOp, linalg::GenericOp>(user) ||
-        !c.hasPureBufferSemantics() || c.getNumDpsInputs() != 1 ||
-        c.getNumDpsInits() != 1 || c.getDpsInits()[0] != operand ||
-        c->getBlock() != product->getBlock() || !c->isBeforeInBlock(product))
-      return {};
-    copy = c;
+  for (Value value : chain) {
+    for (Operation *user : value.getUsers()) {
+      if (user == product || isa<memref::DeallocOp>(user) ||
+          (isa<memref::CollapseShapeOp>(user) &&
+           llvm::is_contained(chain, user->getResult(0))))
+        continue;
+      auto c = dyn_cast<linalg::LinalgOp>(user);
+      if (!c || copy || !isa<linalg::TransposeOp, linalg::GenericOp>(user) ||
+          !c.hasPureBufferSemantics() || c.getNumDpsInputs() != 1 ||
+          c.getNumDpsInits() != 1 || c.getDpsInits()[0] != value ||
+          c->getBlock() != product->getBlock() ||
+          !c->isBeforeInBlock(product) ||
+          (value != operand && !isa<linalg::TransposeOp>(user)))
+        return {};
+      copy = c;
+    }
   }
   if (!copy)
     return {};
@@ -313,13 +324,35 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
     std::optional<MatrixOperand> folded;
     if (auto transpose = dyn_cast<linalg::TransposeOp>(copy.getOperation())) {
       OpBuilder builder(op);
-      auto view = memref::TransposeOp::create(
+      Value view = memref::TransposeOp::create(
           builder, transpose.getLoc(), transpose.getInput(),
           AffineMapAttr::get(AffineMap::getPermutationMap(
               transpose.getPermutation(), op->getContext())));
-      folded = getOperand(view, batched, true);
+      SmallVector<Operation *> created = {view.getDefiningOp()};
+      // The collapses from the copy's buffer to the operand, on the view:
+      // possible where the view's collapsed axes are contiguous.
+      SmallVector<memref::CollapseShapeOp> collapses;
+      for (Value v = value; v != transpose.getInit();
+           v = v.getDefiningOp<memref::CollapseShapeOp>().getSrc())
+        collapses.push_back(v.getDefiningOp<memref::CollapseShapeOp>());
+      bool ok = true;
+      for (memref::CollapseShapeOp collapse : llvm::reverse(collapses)) {
+        auto viewType = cast<MemRefType>(view.getType());
+        if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
+                viewType, collapse.getReassociationIndices())) {
+          ok = false;
+          break;
+        }
+        view =
+            memref::CollapseShapeOp::create(builder, collapse.getLoc(), view,
+                                            collapse.getReassociationIndices());
+        created.push_back(view.getDefiningOp());
+      }
+      if (ok)
+        folded = getOperand(view, batched, true);
       if (!folded)
-        view.erase();
+        for (Operation *dead : llvm::reverse(created))
+          dead->erase();
     } else if (batched) {
       folded = getOperand(copy.getDpsInputs()[0], /*batched=*/false, true);
       if (folded)

@@ -288,3 +288,25 @@ func.func @converting_copy(%a: memref<4x16xf16>, %b: memref<3x16x5xf32>, %c: mem
   memref.dealloc %alloc : memref<3x4x16xf32>
   return
 }
+
+// -----
+
+// The transpose writes a 4-D buffer whose batch axes the product's operand
+// collapses: the product reads k through the transposed, collapsed view.
+// CHECK-LABEL: func.func @transposed_4d(
+// CHECK-SAME:    %{{[^:]+}}: memref<8x3x4xf32>, %[[K:[^:]+]]: memref<2x4x5x4xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[T:.+]] = memref.transpose %[[K]] (d0, d1, d2, d3) -> (d0, d1, d3, d2)
+// CHECK:         %[[C:.+]] = memref.collapse_shape %[[T]] {{\[\[}}0, 1], [2], [3]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK:         call @mlxrt_matmul(%{{.+}}, %{{.+}}, %c2_i32,
+func.func @transposed_4d(%q: memref<8x3x4xf32>, %k: memref<2x4x5x4xf32>, %c: memref<8x3x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %alloc = memref.alloc() : memref<2x4x4x5xf32>
+  linalg.transpose ins(%k : memref<2x4x5x4xf32>) outs(%alloc : memref<2x4x4x5xf32>) permutation = [0, 1, 3, 2]
+  %kt = memref.collapse_shape %alloc [[0, 1], [2], [3]] : memref<2x4x4x5xf32> into memref<8x4x5xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x3x5xf32>)
+  linalg.batch_matmul ins(%q, %kt : memref<8x3x4xf32>, memref<8x4x5xf32>) outs(%c : memref<8x3x5xf32>)
+  memref.dealloc %alloc : memref<2x4x4x5xf32>
+  return
+}
