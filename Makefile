@@ -47,7 +47,7 @@ $(ASAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_FLAGS) -DMLXC_SANITIZE=ON
 
 test: build $(ASAN_BUILD)/build.ninja
-	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests
+	ninja -C $(ASAN_BUILD) -j $(JOBS) mlxrt mlxrt_main MlxrtTests MlxrtFakeCudaTests
 	test/Fuzz/build.sh $(BUILD)/fuzz
 	python3 test/run_tests.py $(BUILD) $(ASAN_BUILD)
 

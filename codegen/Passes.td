@@ -133,4 +133,79 @@ def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
+  let summary = "Elementwise fusion that leaves matrix products alone";
+  let description = [{
+    `linalg-fuse-elementwise-ops` for the CUDA target: the same elementwise
+    fusion and reshape folding, except that nothing fuses into or out of a
+    linalg.batch_matmul or linalg.matmul and no reshape folds into one (the
+    upstream pass turns a product with more than one batch axis, such as
+    attention's, into a linalg.generic and fuses its operands' scaling or
+    broadcasting into it). The products stay named ops that
+    `mlxc-matmul-to-runtime` hands to cuBLASLt; the elementwise ops around
+    them fuse as before.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn bufferized matrix products into cuBLASLt calls";
+  let description = [{
+    On the CUDA target every linalg.batch_matmul and linalg.matmul on
+    memrefs (float32, float16 or bfloat16 operands; a float32 result or one
+    of the operands' dtype; float32 accumulation) becomes a call of the
+    runtime's `mlxrt_matmul`, which runs it with cuBLASLt on the program's
+    stream. The call takes the dtype codes, flags (transposed A/B,
+    accumulate), batch, m, n, k and, per operand, its address, leading
+    dimension and batch stride, all read from static memref layouts; an
+    operand stored transposed (unit stride along rows) sets the transpose
+    flag. A zero linalg.fill of the result right before the product is
+    dropped (beta = 0); otherwise the product accumulates into the result.
+
+    Copies around the product go where cuBLASLt can do their work: an
+    operand that a linalg.transpose filled is read from the transpose's
+    source through a `memref.transpose` view (transpose flag); an operand
+    that a linalg.generic broadcast over the batch is read from the matrix
+    with batch stride 0; a float32 accumulator that a linalg.generic only
+    rounds to the operands' half type becomes a half-precision result; a
+    result buffer that is only copied into an output argument
+    (`bufferize.result`) is replaced by that argument. Each applies only
+    when nothing else uses the buffer in between.
+
+    A product whose layout cuBLASLt cannot express (dynamic shapes, strides
+    or offsets, no unit-stride dimension, other dtypes, empty) is left
+    alone and becomes a generated kernel.
+
+    The pointers come from `memref.extract_aligned_pointer_as_index` ops
+    marked `mlx.device_access`, so that `mlx-memory-placement` counts them
+    as device accesses.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def MlxcEmbedCubin : Pass<"mlxc-embed-cubin", "::mlir::ModuleOp"> {
+  let summary = "Add a cubin for one GPU architecture beside the PTX";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=isa}`: for each gpu.binary that
+    holds PTX, runs `ptxas -arch=<arch>` on that PTX and replaces the object
+    with mlxc's container of both images (see runtime/cuda_abi.c), so the
+    executable still runs everywhere the PTX runs while the runtime loads
+    the cubin on GPUs of that architecture. The host code then loads the
+    module through `mgpuModuleLoad(data, size)`.
+
+    `ptxas` is the path of the assembler; an error names it when it cannot
+    be run or fails.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "GPU architecture of the cubin (sm_75 or newer)">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"ptxas\"",
+           "The ptxas to run">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MLXC_CODEGEN_PASSES_TD

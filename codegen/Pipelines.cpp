@@ -7,9 +7,11 @@
 
 using namespace mlir;
 
-std::string mlx::getLinalgPipeline() {
-  return "mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,"
-         "linalg-fuse-elementwise-ops,canonicalize,cse";
+std::string mlx::getLinalgPipeline(bool keepProducts) {
+  return std::string("mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,") +
+         (keepProducts ? "mlxc-fuse-elementwise"
+                       : "linalg-fuse-elementwise-ops") +
+         ",canonicalize,cse";
 }
 
 /// Bufferization shared by all targets: function results become
@@ -25,8 +27,10 @@ static std::string getBufferizePipeline(bool markResults) {
          "buffer-deallocation-pipeline,canonicalize,";
 }
 
-std::string mlx::getCpuLLVMPipeline() {
-  return getBufferizePipeline(/*markResults=*/false) +
+std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
+  // The output marks let the products write outputs directly, as on CUDA.
+  return getBufferizePipeline(/*markResults=*/matmulCalls) +
+         (matmulCalls ? "mlxc-matmul-to-runtime," : "") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.
          "mlxc-copy-to-linalg,"
          "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
@@ -45,6 +49,8 @@ std::string mlx::getCpuLLVMPipeline() {
 
 std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
+         // Before the loops: products that cuBLASLt can run become calls.
+         "mlxc-matmul-to-runtime,"
          "mlxc-copy-to-linalg,mlxc-map-row-reductions,"
          "convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the
@@ -57,7 +63,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          " stream-io=" + (streamIO ? "true" : "false") + "})";
 }
 
-std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
+std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
+                                     StringRef cubinArch, StringRef ptxas) {
   return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" +
          chip.str() + " l=" + libdevicePath.str() +
@@ -80,7 +87,10 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"
          "gpu-to-llvm,"
-         "gpu-module-to-binary{format=isa},"
+         "gpu-module-to-binary{format=isa}," +
+         (cubinArch.empty() ? std::string()
+                            : "mlxc-embed-cubin{arch=" + cubinArch.str() +
+                                  " ptxas=" + ptxas.str() + "},") +
          "reconcile-unrealized-casts";
 }
 

@@ -20,23 +20,30 @@
 namespace mlir::mlx {
 
 /// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
-/// elementwise fusion.
-std::string getLinalgPipeline();
+/// elementwise fusion. `keepProducts` (CUDA) fuses nothing into matrix
+/// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
+std::string getLinalgPipeline(bool keepProducts = false);
 
 /// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
 /// outputs as out-parameters, loops, and the LLVM conversions. Functions
-/// take one bare pointer per buffer.
-std::string getCpuLLVMPipeline();
+/// take one bare pointer per buffer. `matmulCalls` (for testing the
+/// rewrite on machines without a GPU) makes products mlxrt_matmul calls as
+/// on CUDA; the program then needs a host mlxrt_matmul at link time.
+std::string getCpuLLVMPipeline(bool matmulCalls = false);
 
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel
-/// (grid x 256 threads), then mlx-memory-placement.
+/// (grid x 256 threads; row reductions one warp per row), matrix products
+/// become cuBLASLt calls, then mlx-memory-placement.
 std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true);
 
 /// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
 /// linked in; host code launches through the mgpu* functions of the runtime
 /// and allocates through `_mlir_memref_to_llvm_alloc` (unified memory).
-std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
+/// With `cubinArch` (e.g. sm_90), the module also gets a cubin for that
+/// architecture, assembled by `ptxas` from the PTX (mlxc-embed-cubin).
+std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
+                                StringRef cubinArch = "", StringRef ptxas = "");
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing and timing command-line options.

@@ -65,6 +65,25 @@ static std::optional<int64_t> getByteSize(MemRefType type) {
   return bytes * type.getNumElements();
 }
 
+/// The call that consumes the address `op` extracts (through integer
+/// arithmetic on it), or `op` itself.
+static Operation *getPointerConsumer(Operation *op) {
+  Operation *current = op;
+  while (current->getNumResults() == 1) {
+    Operation *next = nullptr;
+    for (Operation *user : current->getResult(0).getUsers())
+      if (user->getBlock() == current->getBlock() &&
+          (!next || user->isBeforeInBlock(next)))
+        next = user;
+    if (!next)
+      break;
+    current = next;
+    if (isa<func::CallOp>(current))
+      return current;
+  }
+  return op;
+}
+
 /// Collects the uses of `root` in `body`, following view-like ops.
 static BufferUses collectUses(Value root, Block &body,
                               const DenseMap<Operation *, unsigned> &order) {
@@ -76,17 +95,28 @@ static BufferUses collectUses(Value root, Block &body,
       Operation *user = use.getOwner();
       if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
         continue;
+      // memref.transpose is a view too (of a matrix a product reads).
+      if (isa<memref::TransposeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
           view && view.getViewSource() == value) {
         for (Value result : user->getResults())
           worklist.push_back(result);
         continue;
       }
+      // Runtime calls that enqueue GPU work (mlxrt_matmul) take pointers
+      // that mlxc-matmul-to-runtime marks; the buffer is in use until the
+      // call, not just where its address is taken.
+      bool deviceCall = user->hasAttr("mlx.device_access");
+      if (deviceCall)
+        user = getPointerConsumer(user);
       Operation *top = body.findAncestorOpInBlock(*user);
       if (!top)
         continue;
-      Access kind =
-          isa<gpu::LaunchFuncOp>(user) ? Access::Device : Access::Host;
+      Access kind = isa<gpu::LaunchFuncOp>(user) || deviceCall ? Access::Device
+                                                               : Access::Host;
       uses.byOp[top] = uses.byOp.lookup(top) | kind;
       uses.all = uses.all | kind;
       unsigned position = order.lookup(top);
@@ -188,10 +218,13 @@ void MlxMemoryPlacementPass::runOnOperation() {
 
   // Placement and lifetimes of the allocations.
   SmallVector<ArenaBuffer> buffers;
+  bool otherAllocs = false; // Buffers this pass cannot follow.
   for (auto alloc : body.getOps<memref::AllocOp>()) {
     std::optional<int64_t> bytes = getByteSize(alloc.getType());
-    if (!bytes)
+    if (!bytes) {
+      otherAllocs = true;
       continue;
+    }
     BufferUses uses = collectUses(alloc, body, order);
     // Bufferization hoists allocations; a lifetime starts at the first use.
     unsigned first = uses.byOp.empty() ? order.lookup(alloc) : uses.first;
@@ -212,6 +245,15 @@ void MlxMemoryPlacementPass::runOnOperation() {
                        static_cast<unsigned>(body.getOperations().size()),
                        /*device=*/true});
   }
+  // Capturable into a CUDA graph: host code reads or writes no buffer, so
+  // replaying the device work alone reproduces the program.
+  bool capturable = !otherAllocs;
+  for (ArenaBuffer &buffer : buffers)
+    capturable &= buffer.device;
+  for (BlockArgument arg : func.getArguments())
+    if (isa<MemRefType>(arg.getType()))
+      capturable &= !(static_cast<int>(collectUses(arg, body, order).all) &
+                      static_cast<int>(Access::Host));
   int64_t unreused = 0;
   SmallVector<ArenaBuffer *> deviceBuffers, unifiedBuffers;
   for (ArenaBuffer &buffer : buffers) {
@@ -373,4 +415,6 @@ void MlxMemoryPlacementPass::runOnOperation() {
   func->setAttr("mlx.unreused_bytes", b.getI64IntegerAttr(unreused));
   func->setAttr("mlx.prefetches", b.getI64IntegerAttr(prefetches));
   func->setAttr("mlx.streamed_buffers", b.getI64IntegerAttr(streamed));
+  if (capturable)
+    func->setAttr("mlx.capturable", b.getUnitAttr());
 }

@@ -72,6 +72,12 @@ def MlxMemoryPlacement : Pass<"mlx-memory-placement", "::mlir::func::FuncOp"> {
       interconnect (on an H200, 2 GiB in and out took 58 ms this way against
       204 ms migrating). The function gets `mlx.prefetches` and
       `mlx.streamed_buffers`.
+    - Device calls: a `memref.extract_aligned_pointer_as_index` marked
+      `mlx.device_access` (the operand of a runtime call that the GPU
+      executes, such as `mlxrt_matmul`) counts as a kernel's use.
+    - Graphs: when no buffer is touched by host code (every use is a kernel
+      or a device call), the function gets `mlx.capturable`: the runtime may
+      capture it into a CUDA graph and replay it.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",

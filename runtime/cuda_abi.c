@@ -44,13 +44,90 @@ typedef struct ModuleInstance {
   KernelFunction *functions;
 } ModuleInstance;
 
-/// The handle mgpuModuleLoadJIT returns: the PTX, loaded lazily.
+/// The handle mgpuModuleLoadJIT (PTX) and mgpuModuleLoad (an image: mlxc's
+/// container of PTX and cubins, or a cubin/fatbin) return, loaded lazily.
 typedef struct LazyModule {
   struct LazyModule *next;
-  const char *ptx;
+  const char *ptx; ///< mgpuModuleLoadJIT's PTX, else NULL.
+  const void *image;
+  size_t imageSize;
   int optLevel;
   ModuleInstance *instances;
 } LazyModule;
+
+//===----------------------------------------------------------------------===//
+// mlxc's module container
+//===----------------------------------------------------------------------===//
+//
+// With --gpu-arch=sm_XX mlxc embeds the sm_70 PTX and a cubin for sm_XX in
+// one little-endian container:
+//   "MLXCIMG1"  u32 count  u32 0
+//   count x { u32 kind (0 PTX, 1 cubin)  u32 sm (e.g. 90)
+//             u32 flags (1: architecture-specific, sm_90a)  u32 0
+//             u64 offset  u64 size }        (offsets from the start)
+//   the images (the PTX NUL-terminated, its size counting the NUL).
+
+static uint32_t readU32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+
+static uint64_t readU64(const unsigned char *p) {
+  return (uint64_t)readU32(p) | (uint64_t)readU32(p + 4) << 32;
+}
+
+bool mlxrt_image_pick(const void *data, size_t size, int major, int minor,
+                      const void **image, size_t *imageSize,
+                      mlxrt_image_kind *kind, int *sm) {
+  const unsigned char *p = data;
+  *image = NULL;
+  *imageSize = 0;
+  *kind = MLXRT_IMAGE_PTX;
+  *sm = 0;
+  if (!p || size < 8 || memcmp(p, "MLXCIMG1", 8) != 0) {
+    *image = data;
+    *imageSize = size;
+    *kind = MLXRT_IMAGE_CUBIN;
+    return data != NULL;
+  }
+  if (size < 16)
+    return false;
+  uint64_t count = readU32(p + 8);
+  if (count > (size - 16) / 32)
+    return false;
+  int bestMinor = -1;
+  for (uint64_t i = 0; i < count; ++i) {
+    const unsigned char *e = p + 16 + 32 * i;
+    uint32_t entryKind = readU32(e), entrySm = readU32(e + 4);
+    uint32_t flags = readU32(e + 8);
+    uint64_t offset = readU64(e + 16), bytes = readU64(e + 24);
+    if (offset > size || bytes > size - offset || bytes == 0 ||
+        entryKind > MLXRT_IMAGE_CUBIN)
+      return false;
+    if (entryKind == MLXRT_IMAGE_PTX) {
+      // PTX is text the driver reads up to its NUL.
+      if (p[offset + bytes - 1] != '\0')
+        return false;
+      if (bestMinor < 0) {
+        *image = p + offset;
+        *imageSize = (size_t)bytes;
+        *sm = (int)entrySm;
+      }
+      continue;
+    }
+    int cubinMajor = (int)entrySm / 10, cubinMinor = (int)entrySm % 10;
+    bool fits = cubinMajor == major &&
+                ((flags & 1) ? cubinMinor == minor : cubinMinor <= minor);
+    if (fits && cubinMinor > bestMinor) {
+      bestMinor = cubinMinor;
+      *image = p + offset;
+      *imageSize = (size_t)bytes;
+      *kind = MLXRT_IMAGE_CUBIN;
+      *sm = (int)entrySm;
+    }
+  }
+  return true;
+}
 
 static pthread_mutex_t ModulesLock = PTHREAD_MUTEX_INITIALIZER;
 static LazyModule *Modules;
@@ -71,7 +148,22 @@ void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
   if (!m)
     return NULL; // mgpuModuleGetFunction reports it.
   m->ptx = ptx;
+  m->image = ptx;
   m->optLevel = optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel;
+  pthread_mutex_lock(&ModulesLock);
+  m->next = Modules;
+  Modules = m;
+  pthread_mutex_unlock(&ModulesLock);
+  return m;
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  LazyModule *m = calloc(1, sizeof(*m));
+  if (!m)
+    return NULL; // mgpuModuleGetFunction reports it.
+  m->image = data;
+  m->imageSize = size;
+  m->optLevel = 4; // The driver's default, for PTX in the container.
   pthread_mutex_lock(&ModulesLock);
   m->next = Modules;
   Modules = m;
@@ -147,20 +239,59 @@ static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
   void *values[3] = {log, (void *)(uintptr_t)sizeof(log),
                      (void *)(uintptr_t)m->optLevel};
   CUmodule module = NULL;
-  CUresult r =
-      dev->drv->cuModuleLoadDataEx(&module, m->ptx, 3, options, values);
+  const void *image = m->ptx;
+  mlxrt_image_kind kind = MLXRT_IMAGE_PTX;
+  int sm = 0;
+  if (!m->ptx) {
+    size_t imageSize;
+    if (!mlxrt_image_pick(m->image, m->imageSize, dev->ccMajor, dev->ccMinor,
+                          &image, &imageSize, &kind, &sm)) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                        "the module of kernel '%s' is a malformed image",
+                        kernel);
+      return NULL;
+    }
+    if (!image) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                        "the module of kernel '%s' has neither PTX nor a "
+                        "cubin for %s (compute capability %d.%d)",
+                        kernel, dev->base.description, dev->ccMajor,
+                        dev->ccMinor);
+      return NULL;
+    }
+  }
+  // A cubin needs no JIT (the driver ignores the level for it).
+  CUresult r = dev->drv->cuModuleLoadDataEx(&module, image, 3, options, values);
+  if ((r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE) &&
+      kind == MLXRT_IMAGE_CUBIN && sm) {
+    // A cubin the driver rejects: the PTX serves every GPU.
+    size_t imageSize;
+    const void *ptx = NULL;
+    if (mlxrt_image_pick(m->image, m->imageSize, 0, 0, &ptx, &imageSize, &kind,
+                         &sm) &&
+        ptx) {
+      log[0] = '\0';
+      r = dev->drv->cuModuleLoadDataEx(&module, ptx, 3, options, values);
+    }
+  }
   if (r != CUDA_SUCCESS) {
     log[sizeof(log) - 1] = '\0';
     char line[sizeof(log) + 1024];
     flattenLog(log, line, sizeof(line));
-    char text[512];
+    char text[512], what[64];
     mlxrt_cuda_error_text(dev->drv, r, text, sizeof(text));
+    if (kind == MLXRT_IMAGE_PTX)
+      snprintf(what, sizeof(what), "PTX, JIT at -O%d", m->optLevel);
+    else if (sm)
+      snprintf(what, sizeof(what), "cubin for sm_%d", sm);
+    else
+      snprintf(what, sizeof(what), "binary image");
     mlxrt_cuda_record(dev,
                       r == CUDA_ERROR_OUT_OF_MEMORY ? MLXRT_ERROR_OUT_OF_MEMORY
                                                     : MLXRT_ERROR_DEVICE,
-                      "cuModuleLoadDataEx of the module of kernel '%s' (PTX, "
-                      "JIT at -O%d) failed on %s: %s%s%s",
-                      kernel, m->optLevel, dev->base.description, text,
+                      "cuModuleLoadDataEx of the module of kernel '%s' (%s) "
+                      "failed on %s: %s%s%s",
+                      kernel, what, dev->base.description, text,
                       line[0] ? ": " : "", line);
     return NULL;
   }
@@ -234,7 +365,10 @@ void mgpuStreamDestroy(void *stream) {
 void mgpuStreamSynchronize(void *stream) {
   (void)stream; // Every launch goes to the device's one stream.
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
-  if (!dev || dev->failed)
+  // A capturable program has no host code that waits for results (the run
+  // waits at its end), captured or not: the per-launch synchronizations of
+  // the stock lowering only cost time.
+  if (!dev || dev->failed || dev->graph.declared)
     return;
   mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
                    "cuStreamSynchronize after kernel '%s'",
@@ -295,8 +429,11 @@ static void *allocIntermediate(size_t bytes, bool managed, const char *what) {
     return mlxrt_cuda_sink(dev, bytes);
   void *p = NULL;
   mlxrt_error err;
-  mlxrt_status st = mlxrt_cuda_allocate(dev, bytes, MLXRT_CUDA_INTERMEDIATE,
-                                        managed, &p, &err);
+  // The graph keeps the addresses it was captured with.
+  mlxrt_status st = mlxrt_cuda_allocate(
+      dev, bytes,
+      dev->graph.capturing ? MLXRT_CUDA_GRAPH_MEMORY : MLXRT_CUDA_INTERMEDIATE,
+      managed, &p, &err);
   if (st == MLXRT_OK)
     return p;
   mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);
@@ -307,6 +444,12 @@ static void freeIntermediate(void *ptr, const char *fn) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!ptr || !dev)
     return;
+  if (dev->graph.capturing) {
+    // Graph memory is freed with the graph.
+    mlxrt_cuda_alloc *a = mlxrt_cuda_find_range(dev, (uintptr_t)ptr, 0);
+    if (a && a->kind == MLXRT_CUDA_GRAPH_MEMORY && a->key == ptr)
+      return;
+  }
   if (!mlxrt_cuda_release(dev, ptr, false))
     mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
                       "%s(%p): not an intermediate buffer of %s", fn, ptr,
@@ -350,6 +493,13 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed || bytes == 0)
     return;
+  // A copy from host memory (a constant) is not captured: it goes into the
+  // graph's memory once, after capture.
+  if (dev->graph.capturing &&
+      !mlxrt_cuda_find_range(dev, (uintptr_t)src, bytes)) {
+    mlxrt_cuda_capture_upload(dev, (CUdeviceptr)dst, src, bytes);
+    return;
+  }
   mlxrt_cuda_check(dev,
                    dev->drv->cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src,
                                            bytes, dev->stream),
@@ -358,7 +508,9 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
 
 void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t placement) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
-  if (!dev || dev->failed || bytes <= 0)
+  // During capture the buffers are on the device already (the run prefetched
+  // them), and the run brings the outputs back.
+  if (!dev || dev->failed || bytes <= 0 || dev->graph.capturing)
     return;
   mlxrt_cuda_alloc *a =
       mlxrt_cuda_find_range(dev, (uintptr_t)ptr, (size_t)bytes);

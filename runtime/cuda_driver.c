@@ -109,6 +109,21 @@ static bool loadDriver(mlxrt_cuda_driver *drv, char *reason, size_t size) {
     if (!drv->eventElapsedTime)
       missing = "cuEventElapsedTime";
   }
+  if (!missing) {
+    // Graphs are optional: without them programs run uncaptured.
+    *(void **)(&drv->streamBeginCapture) =
+        dlsym(lib, "cuStreamBeginCapture_v2");
+    *(void **)(&drv->streamEndCapture) = dlsym(lib, "cuStreamEndCapture");
+    *(void **)(&drv->graphInstantiate) =
+        dlsym(lib, "cuGraphInstantiateWithFlags");
+    *(void **)(&drv->graphLaunch) = dlsym(lib, "cuGraphLaunch");
+    *(void **)(&drv->graphExecDestroy) = dlsym(lib, "cuGraphExecDestroy");
+    *(void **)(&drv->graphDestroy) = dlsym(lib, "cuGraphDestroy");
+    if (!drv->streamBeginCapture || !drv->streamEndCapture ||
+        !drv->graphInstantiate || !drv->graphLaunch || !drv->graphExecDestroy ||
+        !drv->graphDestroy)
+      drv->streamBeginCapture = NULL;
+  }
   if (missing) {
     snprintf(reason, size, "%s has no %s (the driver is too old)", path,
              missing);

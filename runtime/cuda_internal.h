@@ -33,6 +33,8 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef int CUjit_option;
 typedef int CUdevice_attribute;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 /// CUmemLocation, passed by value to cuMemPrefetchAsync_v2.
 typedef struct {
@@ -50,6 +52,8 @@ enum {
   CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
   CUDA_ERROR_UNKNOWN = 999,
 };
 
@@ -75,6 +79,8 @@ enum {
   CU_DEVICE_CPU = -1, ///< The host, for the old cuMemPrefetchAsync.
   CU_STREAM_DEFAULT = 0x0,
   CU_EVENT_DEFAULT = 0x0,
+  /// Other threads may use the driver while the stream captures.
+  CU_STREAM_CAPTURE_MODE_RELAXED = 2,
 };
 
 /// Every driver function the runtime needs, by exact symbol name:
@@ -144,6 +150,15 @@ typedef struct mlxrt_cuda_driver {
                         CUdevice device);
   /// cuEventElapsedTime_v2 where the driver has it, else cuEventElapsedTime.
   CUresult (*eventElapsedTime)(float *ms, CUevent start, CUevent end);
+  /// CUDA graphs (all NULL when the driver lacks one of them: programs then
+  /// run uncaptured).
+  CUresult (*streamBeginCapture)(CUstream stream, int mode);
+  CUresult (*streamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*graphInstantiate)(CUgraphExec *exec, CUgraph graph,
+                               unsigned long long flags);
+  CUresult (*graphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*graphExecDestroy)(CUgraphExec exec);
+  CUresult (*graphDestroy)(CUgraph graph);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 
@@ -166,6 +181,9 @@ void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
 typedef enum mlxrt_cuda_alloc_kind {
   MLXRT_CUDA_BUFFER,       ///< An input/output buffer (mlxrt_device_alloc).
   MLXRT_CUDA_INTERMEDIATE, ///< _mlir_memref_to_llvm_alloc during a run.
+  /// An intermediate allocated while the program was captured: the graph
+  /// refers to it, so it lives as long as the graph.
+  MLXRT_CUDA_GRAPH_MEMORY,
   MLXRT_CUDA_SINK, ///< Host memory handed out after a failure (no device).
 } mlxrt_cuda_alloc_kind;
 
@@ -194,6 +212,43 @@ typedef struct mlxrt_cuda_alloc {
   bool hostResident;
 } mlxrt_cuda_alloc;
 
+/// Where the program stands with CUDA graphs: the first run of a program
+/// on a set of buffers runs it directly (modules load, cuBLASLt plans its
+/// products); if the program declared itself capturable
+/// (mlxrt_graph_capturable), the second run captures the stream into a
+/// graph and launches it, and later runs only launch the graph.
+typedef enum mlxrt_cuda_graph_state {
+  MLXRT_GRAPH_NONE,       ///< No program seen on these buffers yet.
+  MLXRT_GRAPH_SEEN,       ///< Ran once uncaptured; capturable.
+  MLXRT_GRAPH_UNCAPTURED, ///< Not capturable (or capture failed): run as is.
+  MLXRT_GRAPH_READY,      ///< exec replays the program.
+} mlxrt_cuda_graph_state;
+
+typedef struct mlxrt_cuda_graph {
+  mlxrt_cuda_graph_state state;
+  mlxrt_entry_fn entry; ///< The program and the buffers the state is for.
+  void **args;
+  size_t numArgs;
+  CUgraphExec exec;
+  /// During the run: the program called mlxrt_graph_capturable (so its
+  /// stream synchronizations are skipped).
+  bool declared;
+  /// During the run: mlxrt_graph_capturable is to begin a capture.
+  bool capture;
+  /// During the run: the stream is being captured.
+  bool capturing;
+  /// Host-to-device copies met during capture (constants): made once, after
+  /// capture, into graph memory that nothing else writes.
+  struct mlxrt_cuda_upload *uploads;
+  size_t numUploads, capUploads;
+} mlxrt_cuda_graph;
+
+typedef struct mlxrt_cuda_upload {
+  CUdeviceptr dst;
+  const void *src;
+  size_t bytes;
+} mlxrt_cuda_upload;
+
 typedef struct mlxrt_cuda_device {
   mlxrt_device base;
   const mlxrt_cuda_driver *drv;
@@ -221,6 +276,12 @@ typedef struct mlxrt_cuda_device {
   mlxrt_error error;
   /// The kernel launched last, named in a later synchronization's error.
   const char *lastKernel;
+
+  /// CUDA graph of the last program run (cuda_graph.c).
+  mlxrt_cuda_graph graph;
+  /// cuBLASLt state (cublaslt.c), created on the first matrix product.
+  struct mlxrt_cublaslt_state *blas;
+  int ccMajor, ccMinor; ///< Compute capability.
 } mlxrt_cuda_device;
 
 /// The device whose program runs on this thread (inside mlxrt_device_run),
@@ -279,5 +340,108 @@ void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes);
 /// Unloads every kernel module loaded into the device's context
 /// (cuda_abi.c); called when the device closes, with its context current.
 void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev);
+
+//===----------------------------------------------------------------------===//
+// CUDA graphs (cuda_graph.c)
+//===----------------------------------------------------------------------===//
+
+/// Whether this run of `entry` on `args` will be captured or replayed (so
+/// the program's own placement calls will not run: the run must place the
+/// buffers itself).
+bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
+                                   mlxrt_entry_fn entry, void **args,
+                                   size_t numArgs);
+
+/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs.
+bool mlxrt_cuda_graphs_disabled(void);
+
+/// Runs `entry` on `args` (the program's view of the buffers) on the
+/// device's stream: directly, captured into a graph, or by replaying the
+/// graph (see mlxrt_cuda_graph_state). Failures are recorded in dev.
+void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                          void **args, size_t numArgs);
+
+/// Destroys the graph and frees the memory it owns (context current).
+void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev);
+
+/// During capture: remembers a copy from host memory into graph memory, made
+/// once the graph exists. False (recorded) when out of memory.
+bool mlxrt_cuda_capture_upload(mlxrt_cuda_device *dev, CUdeviceptr dst,
+                               const void *src, size_t bytes);
+
+/// Frees every allocation of `kind` (device_cuda.c).
+void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
+                             mlxrt_cuda_alloc_kind kind);
+
+/// Forgets a recorded failure (device_cuda.c).
+void mlxrt_cuda_clear_failure(mlxrt_cuda_device *dev);
+
+//===----------------------------------------------------------------------===//
+// cuBLASLt (cublaslt.c)
+//===----------------------------------------------------------------------===//
+
+/// Destroys the device's cuBLASLt handle, plans and workspace.
+void mlxrt_cublaslt_release(mlxrt_cuda_device *dev);
+
+/// libcublasLt, loaded on first use ($MLXRT_LIBCUBLASLT, else
+/// libcublasLt.so.13, .so.12, .so, then the toolkit's lib64); NULL with the
+/// reason when it does not load or lacks an entry point. A failure is not
+/// remembered.
+const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size);
+
+/// The arguments of mlxrt_matmul (see mlxrt.h).
+typedef struct mlxrt_matmul_args {
+  int32_t abDtype, cDtype, flags;
+  int64_t batch, m, n, k;
+  uint64_t a;
+  int64_t lda, strideA;
+  uint64_t b;
+  int64_t ldb, strideB;
+  uint64_t c;
+  int64_t ldc, strideC;
+} mlxrt_matmul_args;
+
+/// Checks dtypes, flags, sizes, leading dimensions and strides; false with
+/// the reason in msg.
+bool mlxrt_matmul_validate(const mlxrt_matmul_args *args, char *msg,
+                           size_t size);
+
+/// What a cached plan depends on: everything but the addresses, except
+/// their alignment (up to 256 bytes), which limits the algorithms.
+typedef struct mlxrt_matmul_key {
+  int32_t abDtype, cDtype, flags;
+  uint32_t alignA, alignB, alignC;
+  int64_t batch, m, n, k, lda, ldb, ldc, strideA, strideB, strideC;
+} mlxrt_matmul_key;
+
+void mlxrt_matmul_make_key(const mlxrt_matmul_args *args,
+                           mlxrt_matmul_key *key);
+
+/// How cuBLASLt (column-major) sees a row-major product: its operands 0 (A,
+/// our B), 1 (B, our A) and 2 (C = D, our C transposed), each rows x cols
+/// with a leading dimension and batch stride, and its transposes.
+typedef struct mlxrt_matmul_lt_layout_t {
+  bool transA, transB;
+  int64_t rows[3], cols[3], ld[3], stride[3];
+} mlxrt_matmul_lt_layout_t;
+
+void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
+                            mlxrt_matmul_lt_layout_t *lt);
+
+/// The images a module can carry (mlxc's container, see mlxrt_image_pick).
+typedef enum mlxrt_image_kind {
+  MLXRT_IMAGE_PTX = 0,
+  MLXRT_IMAGE_CUBIN = 1,
+} mlxrt_image_kind;
+
+/// Picks the image of a module for a device of compute capability
+/// major.minor. `data` is mlxc's container ("MLXCIMG1", see cuda_abi.c) or
+/// anything else (returned as is, kind CUBIN: a cubin or fatbin the driver
+/// picks from). A cubin for sm_XY serves devices X.Z with Z >= Y (an
+/// architecture-specific one, sm_XYa, only X.Y); otherwise the PTX. Returns
+/// false for a malformed container.
+bool mlxrt_image_pick(const void *data, size_t size, int major, int minor,
+                      const void **image, size_t *imageSize,
+                      mlxrt_image_kind *kind, int *sm);
 
 #endif // MLXRT_CUDA_INTERNAL_H

@@ -85,6 +85,8 @@ static void resetFailure(mlxrt_cuda_device *dev) {
   dev->lastKernel = NULL;
 }
 
+void mlxrt_cuda_clear_failure(mlxrt_cuda_device *dev) { resetFailure(dev); }
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -230,10 +232,19 @@ bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
   return true;
 }
 
-/// Frees the intermediates and sinks a run left behind.
+/// Frees the intermediates and sinks a run left behind (graph memory stays
+/// with its graph).
 static void releaseIntermediates(mlxrt_cuda_device *dev) {
   for (size_t i = dev->numAllocs; i-- > 0;)
-    if (dev->allocs[i].kind != MLXRT_CUDA_BUFFER)
+    if (dev->allocs[i].kind == MLXRT_CUDA_INTERMEDIATE ||
+        dev->allocs[i].kind == MLXRT_CUDA_SINK)
+      releaseAlloc(dev, &dev->allocs[i]);
+}
+
+void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
+                             mlxrt_cuda_alloc_kind kind) {
+  for (size_t i = dev->numAllocs; i-- > 0;)
+    if (dev->allocs[i].kind == kind)
       releaseAlloc(dev, &dev->allocs[i]);
 }
 
@@ -350,8 +361,12 @@ static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
 
 static void cudaFree(mlxrt_device *base, void *p) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
-  if (makeCurrent(dev, NULL) == MLXRT_OK)
+  if (makeCurrent(dev, NULL) == MLXRT_OK) {
+    // A graph refers to its buffers by address: a new buffer may reuse it.
+    if (dev->graph.entry)
+      mlxrt_cuda_graph_reset(dev);
     mlxrt_cuda_release(dev, p, true);
+  }
 }
 
 int mlxrt_cuda_prefetch(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
@@ -432,11 +447,27 @@ bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev,
 
 /// Copy mode: copies the inputs to the device. With unified memory the
 /// compiled program places every buffer itself (mlxrt_prefetch calls that
-/// mlx-memory-placement inserted), so nothing moves here: data a kernel
-/// streams from host memory must not be migrated first.
-static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs) {
-  if (dev->unified)
+/// mlx-memory-placement inserted), so nothing moves here (data a kernel
+/// streams from host memory must not be migrated first), except before a
+/// captured or replayed run, which skips those calls: then the buffers the
+/// program migrates (all but the host-resident ones, which its first run
+/// marked) go to the device here, outputs without their dead contents.
+static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
+                   size_t numArgs, bool graphRun) {
+  if (dev->unified) {
+    for (size_t i = 0; graphRun && i < numArgs && !dev->failed; ++i) {
+      mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+      if (a->hostResident)
+        continue;
+      char what[64];
+      snprintf(what, sizeof(what), "buffer %zu", i);
+      if (i < numInputs)
+        mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what);
+      else
+        mlxrt_cuda_discard_to_device(dev, a, what);
+    }
     return;
+  }
   for (size_t i = 0; i < numInputs && !dev->failed; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     mlxrt_cuda_check(dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
@@ -501,7 +532,8 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
 
   resetFailure(dev);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
-  moveIn(dev, args, numInputs);
+  moveIn(dev, args, numInputs, numArgs,
+         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs));
   if (dev->trace && !dev->failed) {
     drv->cuStreamSynchronize(dev->stream);
     fprintf(stderr, "mlxrt trace: inputs placed in %.3f ms\n",
@@ -511,7 +543,7 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
                        "cuEventRecord")) {
     Active = dev;
-    entry(programArgs);
+    mlxrt_cuda_graph_run(dev, entry, programArgs, numArgs);
     Active = NULL;
   }
   float ms = 0;
@@ -531,8 +563,10 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
             "mlxrt trace: program %.3f ms (events), outputs placed in %.3f "
             "ms\n",
             ms, mlxrt_now_ms() - t1);
-  if (dev->failed) // Nothing may still run on memory about to be freed.
+  if (dev->failed) { // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
+    mlxrt_cuda_graph_reset(dev);
+  }
   releaseIntermediates(dev);
   free(programArgs);
   if (dev->failed)
@@ -547,6 +581,8 @@ static void cudaDestroy(mlxrt_device *base) {
   const mlxrt_cuda_driver *drv = dev->drv;
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
+    mlxrt_cuda_graph_reset(dev);
+    mlxrt_cublaslt_release(dev);
     mlxrt_cuda_unload_modules(dev);
     while (dev->numAllocs)
       releaseAlloc(dev, &dev->allocs[dev->numAllocs - 1]);
@@ -608,6 +644,18 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
                            CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
                            device),
                        "cuDeviceGetAttribute(CONCURRENT_MANAGED_ACCESS)") &&
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetAttribute(
+                           &dev->ccMajor,
+                           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device),
+                       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)") &&
+      mlxrt_cuda_check(dev,
+                       drv->cuDeviceGetAttribute(
+                           &dev->ccMinor,
+                           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device),
+                       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)") &&
       mlxrt_cuda_check(dev, drv->cuDevicePrimaryCtxRetain(&dev->ctx, device),
                        "cuDevicePrimaryCtxRetain");
   name[sizeof(name) - 1] = '\0';

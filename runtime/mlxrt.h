@@ -291,6 +291,10 @@ int mlxrt_main(int argc, char **argv);
 /// Registers a module's NUL-terminated PTX; the driver compiles it on the
 /// first mgpuModuleGetFunction on each device. Touches no driver.
 void *mgpuModuleLoadJIT(void *ptx, int opt_level);
+/// Registers an image of `size` bytes: mlxc's container of PTX and cubins
+/// (--gpu-arch), or a cubin/fatbin; the runtime picks the cubin that fits
+/// the device and JITs the PTX otherwise. Touches no driver.
+void *mgpuModuleLoad(void *data, size_t size);
 /// Forgets a module, unloading it where it was loaded.
 void mgpuModuleUnload(void *module);
 /// A kernel of the module, loaded into the running device (cached).
@@ -326,6 +330,27 @@ enum {
 /// in copy mode or where the GPU has no concurrent managed access. A range
 /// in no buffer of the device fails the run.
 void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t placement);
+/// Called first by a program whose host code only enqueues work on the
+/// stream: runs of it on the same buffers after the first are captured into
+/// a CUDA graph and replayed (unless MLXRT_NO_GRAPH=1).
+void mlxrt_graph_capturable(void);
+/// C[b] = A[b] B[b] (or C[b] += A[b] B[b] when `flags` has
+/// MLXRT_MATMUL_ACCUMULATE) for b < batch, through cuBLASLt on the stream.
+/// Row-major: element (i, j) of C[b] is at c + b * stride_c + i * ldc + j
+/// (elements); A is m x k and B k x n, likewise, or stored transposed
+/// (MLXRT_MATMUL_TRANSPOSE_A/B: element (i, l) of A at a + l * lda + i). A
+/// and B are of `ab_dtype` (float32, float16 or bfloat16), C of `c_dtype`
+/// (float32, or ab_dtype); products accumulate in float32. Pointers are
+/// device addresses as integers; a batch stride may be 0 (broadcast).
+void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
+                  int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+                  int64_t lda, int64_t stride_a, int64_t b, int64_t ldb,
+                  int64_t stride_b, int64_t c, int64_t ldc, int64_t stride_c);
+enum {
+  MLXRT_MATMUL_TRANSPOSE_A = 1,
+  MLXRT_MATMUL_TRANSPOSE_B = 2,
+  MLXRT_MATMUL_ACCUMULATE = 4,
+};
 
 #ifdef __cplusplus
 } // extern "C"

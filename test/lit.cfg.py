@@ -25,3 +25,14 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.mlxc_tools_dir, config.llvm_tools_dir]
 tools = ["mlx-opt", "mlxc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The CUDA toolkit's ptxas (cubin tests): $PATH, else /usr/local/cuda.
+import shutil
+
+config.substitutions.append(
+    ("%ptxas", shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"))
+
+# The host stand-in of libcuda and libcublasLt (test/Runtime/FakeCuda.c).
+config.substitutions.append(
+    ("%fakecuda", os.path.join(config.mlxc_obj_root, "unittests", "Runtime",
+                               "libmlxrt_fake_cuda.so")))

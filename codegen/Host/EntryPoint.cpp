@@ -110,7 +110,7 @@ static int64_t byteSize(const TensorSpec &spec) {
 
 LogicalResult mlx::addEntryPoint(ModuleOp module,
                                  const ProgramSignature &signature,
-                                 Variant variant) {
+                                 Variant variant, bool capturable) {
   MLIRContext *ctx = module.getContext();
   std::string graph = getGraphSymbol(signature.entry, variant);
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(graph);
@@ -151,6 +151,19 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
                                         entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
+  if (variant == Variant::Cuda && capturable) {
+    auto voidType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {});
+    auto declared =
+        module.lookupSymbol<LLVM::LLVMFuncOp>("mlxrt_graph_capturable");
+    if (!declared) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      declared =
+          LLVM::LLVMFuncOp::create(b, loc, "mlxrt_graph_capturable", voidType);
+    }
+    LLVM::CallOp::create(b, loc, declared, ValueRange{});
+  }
   auto loadSlot = [&](size_t i) -> Value {
     Value slot =
         LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),

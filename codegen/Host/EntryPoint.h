@@ -62,8 +62,10 @@ std::string getGraphSymbol(StringRef entry, Variant variant);
 /// Adds the entry point of `variant` to a module in the LLVM dialect whose
 /// graph function (renamed by getGraphSymbol) takes one bare pointer per
 /// input and output; the CPU variant also carries `mlxc_program_signature`.
+/// A `capturable` CUDA variant first calls `mlxrt_graph_capturable()`, which
+/// lets the runtime replay it as a CUDA graph.
 LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature,
-                            Variant variant);
+                            Variant variant, bool capturable = false);
 
 /// Adds `void mlxc_<entry>(T *in..., T *out...)`, the typed C entry of a
 /// library (--emit=lib): it calls `mlxc_program_entry` on the CPU.

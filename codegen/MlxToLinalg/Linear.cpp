@@ -1,7 +1,8 @@
 //===- Linear.cpp - matmul to linalg.batch_matmul -------------------------===//
 //
 // Batch axes broadcast, then collapse into one so that every product is a
-// linalg.batch_matmul accumulating in float32 for half inputs. 1-D operands
+// linalg.batch_matmul accumulating in float32 for half inputs; a right-hand
+// side without batch axes folds the batch into the rows instead. 1-D operands
 // and addmm arrive rewritten by mlx-decompose. On CUDA the product goes to
 // cuBLASLt instead (codegen/Cuda). gather_mm first gathers each operand's
 // matrices for the result's batch, so that it becomes the same product
@@ -33,11 +34,18 @@ Value lowering::buildMatmul(OpBuilder &rewriter, Location loc, Value lhs,
     nb *= d;
   Type dtype = type.getElementType();
 
+  // x[b, m, k] @ w[k, n] (w the same for every b) is one product of
+  // b * m rows: no copy of w per batch, one larger GEMM.
+  bool foldBatch = nb > 1 && aType.getShape().drop_back(2) == batch &&
+                   llvm::all_of(bType.getShape().drop_back(2),
+                                [](int64_t d) { return d == 1; });
   // Each operand: cast to the result dtype, broadcast over the batch,
   // collapse the batch.
   auto prepare = [&](Value value, RankedTensorType t, int64_t rows,
-                     int64_t cols) {
+                     int64_t cols, bool isRhs) {
     SmallVector<int64_t> full(batch);
+    if (foldBatch && isRhs)
+      full.assign(t.getRank() - 2, 1);
     full.append({rows, cols});
     if (t.getShape() != ArrayRef<int64_t>(full) || t.getElementType() != dtype)
       value = lowering::buildElementwiseGeneric(
@@ -45,10 +53,19 @@ Value lowering::buildMatmul(OpBuilder &rewriter, Location loc, Value lhs,
           [&](OpBuilder &b, Location l, ValueRange args) {
             return castScalar(b, l, args[0], t.getElementType(), dtype);
           });
+    if (foldBatch)
+      return isRhs ? lowering::reshapeTensor(rewriter, loc, value,
+                                             {1, rows, cols})
+                   : lowering::reshapeTensor(rewriter, loc, value,
+                                             {1, nb * rows, cols});
     return lowering::reshapeTensor(rewriter, loc, value, {nb, rows, cols});
   };
-  Value a = prepare(lhs, aType, m, k);
-  Value b = prepare(rhs, bType, k, n);
+  Value a = prepare(lhs, aType, m, k, /*isRhs=*/false);
+  Value b = prepare(rhs, bType, k, n, /*isRhs=*/true);
+  if (foldBatch) {
+    m *= nb;
+    nb = 1;
+  }
 
   Type accDtype =
       (dtype.isF16() || dtype.isBF16()) ? rewriter.getF32Type() : dtype;

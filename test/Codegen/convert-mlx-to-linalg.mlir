@@ -127,3 +127,19 @@ func.func @matmul_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x16xbf16>) -> tensor<4x
   %y = mlx.matmul %a, %b : tensor<4x8xbf16>, tensor<8x16xbf16>
   return %y : tensor<4x16xbf16>
 }
+
+// -----
+
+// A right-hand side without batch axes (or only axes of 1): the batch folds
+// into the rows (one
+// 6 x 16 product, no copy of %b per batch). With batch axes on both sides
+// the product stays batched.
+// CHECK-LABEL: func.func @matmul_fold_batch
+// CHECK:         linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<1x6x8xf32>, tensor<1x8x16xf32>) outs(%{{.+}} : tensor<1x6x16xf32>)
+// CHECK:         tensor.expand_shape {{.+}} into tensor<2x3x16xf32>
+// CHECK:         linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<2x3x8xf32>, tensor<2x8x16xf32>) outs(%{{.+}} : tensor<2x3x16xf32>)
+func.func @matmul_fold_batch(%a: tensor<2x3x8xf32>, %b: tensor<1x8x16xf32>, %c: tensor<2x8x16xf32>) -> (tensor<2x3x16xf32>, tensor<2x3x16xf32>) {
+  %y = mlx.matmul %a, %b : tensor<2x3x8xf32>, tensor<1x8x16xf32>
+  %z = mlx.matmul %a, %c : tensor<2x3x8xf32>, tensor<2x8x16xf32>
+  return %y, %z : tensor<2x3x16xf32>, tensor<2x3x16xf32>
+}

@@ -229,7 +229,10 @@ def verify(workdir, device, exe=None):
     with open(os.path.join(workdir, "case.json")) as f:
         case = json.load(f)
     exe = exe or os.path.join(workdir, "model")
-    cmd = [os.path.abspath(exe), f"--device={device}"] + case["args"]
+    # e.g. "--repeat 3": the outputs are those of the last run (a CUDA graph
+    # replay on the GPU).
+    extra = os.environ.get("MLXC_RUN_ARGS", "").split()
+    cmd = [os.path.abspath(exe), f"--device={device}"] + extra + case["args"]
     for out in case["outputs"]:
         path = os.path.join(workdir, out["out"])
         if os.path.exists(path):

@@ -10,6 +10,10 @@
 
 #include "TestUtil.h"
 
+extern "C" {
+#include "runtime/cuda_internal.h"
+}
+
 #include <cstdlib>
 #include <unistd.h>
 
@@ -398,6 +402,210 @@ TEST_P(Cuda, ForeignBuffersAndFrees) {
   // The buffer survived the bad free.
   ASSERT_EQ(run(timesFourEntry), MLXRT_OK) << Err.message;
   expectTimesFour();
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA graphs
+//===----------------------------------------------------------------------===//
+
+/// A constant the program copies to the device each run, as gpu.memcpy of a
+/// memref.global does: during capture it becomes a one-time upload.
+const float Two = 2.0f;
+
+/// out = 4 * in through a device arena (as mlx-memory-placement emits it),
+/// declared capturable; also copies the constant 2 into the arena's last
+/// float and the output gets... nothing of it (the copy is only exercised).
+void capturableEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++P.calls;
+  void *stream = mgpuStreamCreate();
+  void *arena = mgpuMemAlloc((N + 1) * sizeof(float), stream, 0);
+  mgpuStreamSynchronize(stream);
+  mgpuMemcpy(static_cast<float *>(arena) + N, const_cast<float *>(&Two),
+             sizeof(float), stream);
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[0]), N * sizeof(float), 1);
+  launchScale(args[0], arena);
+  launchScale(arena, args[1]);
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[1]), N * sizeof(float), 0);
+  mgpuMemFree(arena, nullptr);
+}
+
+TEST_P(Cuda, GraphCapturedOnTheSecondRunAndReplayed) {
+  for (int r = 0; r < 4; ++r) {
+    // New input values each run: the graph reads the buffers anew.
+    for (unsigned i = 0; i < N; ++i)
+      static_cast<float *>(In)[i] = float(i) - 3.5f + float(r);
+    std::memset(Out, 0, N * sizeof(float));
+    ASSERT_EQ(run(capturableEntry), MLXRT_OK) << "run " << r << Err.message;
+    const float *out = static_cast<const float *>(Out);
+    for (unsigned i = 0; i < N; ++i)
+      ASSERT_EQ(out[i], 4 * (float(i) - 3.5f + float(r)))
+          << "run " << r << " at " << i;
+  }
+  // Run 1 directly, run 2 captured (the program runs to record), then only
+  // the graph.
+  EXPECT_EQ(P.calls, 2);
+  // Another program on the same buffers starts over.
+  ASSERT_EQ(run(timesFourEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(P.calls, 3);
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(P.calls, 5);
+  // New buffers too (a freed buffer's address may come back).
+  mlxrt_device_free(Dev, Out);
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(P.calls, 6);
+}
+
+TEST_P(Cuda, GraphsOffByEnvironment) {
+  setenv("MLXRT_NO_GRAPH", "1", 1);
+  for (int r = 0; r < 3; ++r)
+    ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  unsetenv("MLXRT_NO_GRAPH");
+  expectTimesFour();
+  EXPECT_EQ(P.calls, 3);
+}
+
+TEST_P(Cuda, FailureDuringCaptureIsReportedUncaptured) {
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  P.block = 4096; // The launch fails while the second run is captured.
+  EXPECT_EQ(run(capturableEntry), MLXRT_ERROR_DEVICE);
+  // The uncaptured rerun reports the launch, not the capture.
+  EXPECT_TRUE(contains(Err.message, "cuLaunchKernel of kernel 'scale2'"))
+      << Err.message;
+  EXPECT_EQ(P.calls, 3);
+  P.block = 256;
+  std::memset(Out, 0, N * sizeof(float));
+  ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
+  expectTimesFour();
+}
+
+//===----------------------------------------------------------------------===//
+// cuBLASLt
+//===----------------------------------------------------------------------===//
+
+/// The product the matmul entries compute: C[b] (+)= A[b] B[b] with the
+/// layout below, in the buffers In (A then B) and Out (C).
+struct Product {
+  int32_t abDtype = MLXRT_DTYPE_FLOAT32, cDtype = MLXRT_DTYPE_FLOAT32;
+  int32_t flags = 0;
+  int64_t batch = 2, m = 5, n = 7, k = 9;
+  int64_t strideB = 9 * 7; ///< 0: B shared by the batch.
+  int64_t badOffset = 0;   ///< Moves C out of its buffer.
+} Q;
+
+size_t elemSize(int32_t dtype) { return dtype == MLXRT_DTYPE_FLOAT32 ? 4 : 2; }
+
+void matmulEntry(void **args) {
+  char *in = static_cast<char *>(args[0]);
+  size_t ab = elemSize(Q.abDtype);
+  bool ta = Q.flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = Q.flags & MLXRT_MATMUL_TRANSPOSE_B;
+  intptr_t a = reinterpret_cast<intptr_t>(in);
+  intptr_t b = a + intptr_t(Q.batch * Q.m * Q.k * ab);
+  intptr_t c = reinterpret_cast<intptr_t>(args[1]) + Q.badOffset;
+  mlxrt_matmul(Q.abDtype, Q.cDtype, Q.flags, Q.batch, Q.m, Q.n, Q.k, a,
+               ta ? Q.m : Q.k, Q.m * Q.k, b, tb ? Q.k : Q.n, Q.strideB, c, Q.n,
+               Q.m * Q.n);
+}
+
+/// Fills In with A and B (exact small integers, so every dtype holds them
+/// and every sum is exact), runs the product and compares C.
+void checkProduct(Cuda *test, mlxrt_device *dev, void *in, void *out,
+                  mlxrt_error *err) {
+  size_t ab = elemSize(Q.abDtype);
+  int64_t aCount = Q.batch * Q.m * Q.k;
+  int64_t bCount = (Q.strideB ? Q.batch : 1) * Q.k * Q.n;
+  ASSERT_LE(size_t(aCount + bCount) * ab, N * sizeof(float));
+  auto value = [](int64_t i) { return float(int(i % 7) - 3); };
+  auto store = [&](int64_t i, float v) {
+    if (Q.abDtype == MLXRT_DTYPE_FLOAT32) {
+      static_cast<float *>(in)[i] = v;
+      return;
+    }
+    // float16 and bfloat16 hold these integers exactly.
+    uint16_t bits = mlxrt_float_to_bfloat16(v);
+    if (Q.abDtype == MLXRT_DTYPE_FLOAT16) {
+      _Float16 half = static_cast<_Float16>(v);
+      std::memcpy(&bits, &half, sizeof(bits));
+    }
+    static_cast<uint16_t *>(in)[i] = bits;
+  };
+  for (int64_t i = 0; i < aCount + bCount; ++i)
+    store(i, value(i));
+  float *c = static_cast<float *>(out);
+  for (int64_t i = 0; i < Q.batch * Q.m * Q.n; ++i)
+    c[i] = 1.0f;
+  void *args[] = {in, out};
+  ASSERT_EQ(mlxrt_device_run(dev, matmulEntry, args, 1, 1, nullptr, err),
+            MLXRT_OK)
+      << err->message;
+  bool ta = Q.flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = Q.flags & MLXRT_MATMUL_TRANSPOSE_B;
+  for (int64_t bi = 0; bi < Q.batch; ++bi)
+    for (int64_t i = 0; i < Q.m; ++i)
+      for (int64_t j = 0; j < Q.n; ++j) {
+        float want = (Q.flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
+        for (int64_t l = 0; l < Q.k; ++l) {
+          int64_t ai = bi * Q.m * Q.k + (ta ? l * Q.m + i : i * Q.k + l);
+          int64_t bj = aCount + (Q.strideB ? bi * Q.strideB : 0) +
+                       (tb ? j * Q.k + l : l * Q.n + j);
+          want += value(ai) * value(bj);
+        }
+        ASSERT_EQ(c[(bi * Q.m + i) * Q.n + j], want)
+            << "batch " << bi << " at " << i << ", " << j;
+      }
+  (void)test;
+}
+
+TEST_P(Cuda, MatmulThroughCublasLt) {
+  char reason[1024];
+  if (!mlxrt_cublaslt_load(reason, sizeof(reason)))
+    GTEST_SKIP() << "no libcublasLt: " << reason;
+  Q = Product();
+  checkProduct(this, Dev, In, Out, &Err);
+  Q.flags = MLXRT_MATMUL_TRANSPOSE_A | MLXRT_MATMUL_TRANSPOSE_B;
+  checkProduct(this, Dev, In, Out, &Err);
+  Q.flags = 0;
+  Q.strideB = 0; // One B for the whole batch.
+  checkProduct(this, Dev, In, Out, &Err);
+  // Accumulating reads C, which the host set (copy mode copies outputs
+  // only back).
+  if (!GetParam()) {
+    Q.flags = MLXRT_MATMUL_ACCUMULATE;
+    checkProduct(this, Dev, In, Out, &Err);
+  }
+  Q = Product();
+  Q.abDtype = MLXRT_DTYPE_FLOAT16;
+  checkProduct(this, Dev, In, Out, &Err);
+  Q.abDtype = MLXRT_DTYPE_BFLOAT16;
+  Q.flags = MLXRT_MATMUL_TRANSPOSE_B;
+  checkProduct(this, Dev, In, Out, &Err);
+  // The same shapes again come from the plan cache.
+  checkProduct(this, Dev, In, Out, &Err);
+}
+
+TEST_P(Cuda, MatmulErrorsNameTheProduct) {
+  char reason[1024];
+  if (!mlxrt_cublaslt_load(reason, sizeof(reason)))
+    GTEST_SKIP() << "no libcublasLt: " << reason;
+  Q = Product();
+  // C's last element lies past its buffer (Out holds N floats).
+  Q.badOffset = int64_t(N * sizeof(float)) - 2 * 5 * 7 * 4 + 4;
+  EXPECT_EQ(run(matmulEntry), MLXRT_ERROR_DEVICE);
+  EXPECT_TRUE(contains(Err.message, "mlxrt_matmul: operand C of the product "
+                                    "2 x (5 x 7 x 9) (float32 -> float32) "
+                                    "[0x"))
+      << Err.message;
+  EXPECT_TRUE(contains(Err.message, "+280 bytes) is not memory of cuda:0"))
+      << Err.message;
+  Q = Product();
+  Q.k = 0;
+  EXPECT_EQ(run(matmulEntry), MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(Err.message, "mlxrt_matmul: bad sizes")) << Err.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Cuda, ::testing::Values(false, true),

@@ -5,6 +5,11 @@
 # unit tests, into one folder that travels to the GPU machine (git-ignored;
 # pass it as the device tool's `carry`).
 #   test/gpu/prepare.sh [BUILD] [DEST]     (default: build build-gpu/suite)
+#
+# Also a few graphs built with --gpu-arch=sm_90 (cubin/), the same with their
+# PTX broken so that only the cubin can load (cubin-only/), and one built
+# for sm_80 with broken PTX (ptx-needed/): no sm_80 cubin fits an sm_90 GPU,
+# so it must fail to load, which shows the PTX is what runs there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
@@ -12,11 +17,29 @@ DEST=${2:-build-gpu/suite}
 rm -rf "$DEST"
 mkdir -p "$DEST/cases"
 fail=0
+prepare() { # GRAPH WORKDIR [MLXC ARGS]
+  MLXC_EXTRA_ARGS="${3:-}" python3 test/E2E/check.py "$1" --mlxc "$BUILD/bin/mlxc" \
+    --workdir "$2" --prepare >/dev/null || { echo "prepare failed: $1 $3"; fail=1; }
+}
+break_ptx() { # MODEL: the PTX's target becomes one no driver knows
+  python3 - "$1" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data.count(b".target sm_70") == 1, "expected one PTX module"
+open(sys.argv[1], "wb").write(data.replace(b".target sm_70", b".target sm_7X"))
+PY
+}
 for graph in test/E2E/*.mlir; do
-  name=$(basename "$graph" .mlir)
-  python3 test/E2E/check.py "$graph" --mlxc "$BUILD/bin/mlxc" \
-    --workdir "$DEST/cases/$name" --prepare >/dev/null || { echo "prepare failed: $graph"; fail=1; }
+  prepare "$graph" "$DEST/cases/$(basename "$graph" .mlir)"
 done
+for name in matmul-float16 matmul-bfloat16 mlp fast-sdpa-float32 softmax; do
+  prepare test/E2E/$name.mlir "$DEST/cubin/$name" --gpu-arch=sm_90
+  mkdir -p "$DEST/cubin-only"
+  cp -r "$DEST/cubin/$name" "$DEST/cubin-only/$name"
+  break_ptx "$DEST/cubin-only/$name/model"
+done
+prepare test/E2E/mlp.mlir "$DEST/ptx-needed/mlp" --gpu-arch=sm_80
+break_ptx "$DEST/ptx-needed/mlp/model"
 # The models MLX exported (test/Mlxfn), with MLX's inputs and outputs.
 for model in $(python3 test/Mlxfn/corpus.py list); do
   python3 test/Mlxfn/check_mlxfn.py "$model" --mlxc "$BUILD/bin/mlxc" \

@@ -1,56 +1,122 @@
 #!/usr/bin/env bash
 # Runs the prepared GPU suite (test/gpu/prepare.sh) on a CUDA machine: every
 # E2E case on the GPU in unified-memory mode, in copy mode
-# (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck, plus the
-# runtime's unit tests. Nothing is built here.
+# (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck; with --repeat 3
+# (the outputs then come from a CUDA graph replay) in both modes and with
+# graphs off (MLXRT_NO_GRAPH=1); the cubin builds, also with their PTX
+# broken; plus the runtime's unit tests. Nothing is built here.
 #   run.sh [SUITE_DIR] [LOG_DIR]
 set -uo pipefail
 SUITE=$(cd "${1:-$(dirname "$0")}" && pwd)
 LOG=${2:-$SUITE/logs}
 mkdir -p "$LOG"
+# Internal: run.sh SUITE LOG --one-args MODE CASE runs one case (xargs).
+if [ "${3:-}" = --one-args ]; then
+  set -- --one "$4" "$5"
+fi
 SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | sed 's/^/gpu: /'
-} > "$LOG/summary.txt"
+# cuBLASLt: the runtime tries the sonames and /usr/local/cuda/lib64; else
+# take the first copy on the machine (e.g. a Python wheel's).
+if [ -z "${MLXRT_LIBCUBLASLT:-}" ] && ! ldconfig -p | grep -q 'libcublasLt.so.1[23] ' &&
+   [ ! -e /usr/local/cuda/lib64/libcublasLt.so.13 ] && [ ! -e /usr/local/cuda/lib64/libcublasLt.so.12 ]; then
+  MLXRT_LIBCUBLASLT=$(find /usr /opt -name 'libcublasLt.so.1[23]' 2>/dev/null | head -1)
+  export MLXRT_LIBCUBLASLT
+fi
 
-declare -A passed failed
-for mode in unified copy memcheck; do
-  passed[$mode]=0; failed[$mode]=0
-  for case in "$SUITE"/cases/*/; do
-    name=$(basename "$case")
-    case $mode in
-      unified) out=$(python3 "$SUITE/check.py" x --workdir "$case" --verify --device=cuda 2>&1) ;;
-      copy) out=$(MLXRT_NO_UNIFIED=1 python3 "$SUITE/check.py" x --workdir "$case" --verify --device=cuda 2>&1) ;;
-      memcheck)
-        # The sanitizer wraps the executable; check.py compares the outputs.
-        cp "$case/model" "$case/model.bin"
-        printf '#!/bin/sh\nexec %s --tool memcheck --error-exitcode 97 --leak-check full "%s" "$@"\n' \
-          "$SANITIZER" "$case/model.bin" > "$case/model.sanitized"
-        chmod +x "$case/model.sanitized"
-        out=$(python3 - "$SUITE/check.py" "$case" <<'PY' 2>&1
+# One case in one mode (run in parallel below): prints "PASS|FAIL <mode>
+# <name>: <last line>" and logs failures in full.
+if [ "${1:-}" = --one ]; then
+  mode=$2; case=$3; name=$(basename "$case")
+  verify() { python3 "$SUITE/check.py" x --workdir "$case" --verify --device=cuda 2>&1; }
+  case $mode in
+    unified|cubin|cubin-only) out=$(verify) ;;
+    copy) out=$(MLXRT_NO_UNIFIED=1 verify) ;;
+    repeat) out=$(MLXC_RUN_ARGS="--repeat 3" verify) ;;
+    copy-repeat) out=$(MLXRT_NO_UNIFIED=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
+    nograph) out=$(MLXRT_NO_GRAPH=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
+    copy-nograph) out=$(MLXRT_NO_UNIFIED=1 MLXRT_NO_GRAPH=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
+    ptx-needed)
+      # Must fail: the PTX is broken and no cubin fits.
+      out=$(verify)
+      if [ $? -ne 0 ] && echo "$out" | grep -q "cuModuleLoadDataEx"; then
+        out="ok: failed as expected: $(echo "$out" | grep -o 'cuModuleLoadDataEx[^:]*:[^:]*' | head -1)"; true
+      else
+        false
+      fi ;;
+    memcheck)
+      # The sanitizer wraps the executable; check.py compares the outputs.
+      # --repeat 2: a direct run, a captured one and a graph replay.
+      cp "$case/model" "$case/model.bin"
+      printf '#!/bin/sh\nexec %s --tool memcheck --error-exitcode 97 --leak-check full "%s" "$@"\n' \
+        "$SANITIZER" "$case/model.bin" > "$case/model.sanitized"
+      chmod +x "$case/model.sanitized"
+      out=$(MLXC_RUN_ARGS="--repeat 2" python3 - "$SUITE/check.py" "$case" <<'PY' 2>&1
 import importlib.util, os, sys
 spec = importlib.util.spec_from_file_location("check", sys.argv[1])
 check = importlib.util.module_from_spec(spec); spec.loader.exec_module(check)
 err = check.verify(sys.argv[2], "cuda", os.path.join(sys.argv[2], "model.sanitized"))
 print(err or "ok"); sys.exit(1 if err else 0)
 PY
-        ) ;;
-    esac
-    if [ $? -eq 0 ]; then
-      passed[$mode]=$((passed[$mode] + 1))
-    else
-      failed[$mode]=$((failed[$mode] + 1))
-      echo "FAIL [$mode] $name: $out" >> "$LOG/failures.txt"
-    fi
-    echo "[$mode] $name: $(echo "$out" | tail -1)" >> "$LOG/cases.txt"
-  done
-  echo "e2e $mode: ${passed[$mode]} passed, ${failed[$mode]} failed" >> "$LOG/summary.txt"
+      ) ;;
+  esac
+  if [ $? -eq 0 ]; then
+    echo "PASS $mode $name: $(echo "$out" | tail -1)"
+  else
+    echo "FAIL [$mode] $name: $out" > "$LOG/fail.$mode.$name.txt"
+    echo "FAIL $mode $name: $(echo "$out" | tail -1)"
+  fi
+  exit 0
+fi
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | sed 's/^/gpu: /'
+  echo "libcublasLt: ${MLXRT_LIBCUBLASLT:-(default search)}"
+} > "$LOG/summary.txt"
+
+# Every mode over its folder of cases, 12 processes at a time (one GPU).
+# Memcheck only on the cases with products, attention and reductions.
+MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32"
+jobs=()
+for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
+            cubin:cubin cubin-only:cubin-only ptx-needed:ptx-needed; do
+  mode=${spec%%:*}; dir=${spec#*:}
+  [ -d "$SUITE/$dir" ] || continue
+  for case in "$SUITE/$dir"/*/; do jobs+=("$mode ${case%/}"); done
+done
+for name in $MEMCHECK; do
+  [ -d "$SUITE/cases/$name" ] && jobs+=("memcheck $SUITE/cases/$name")
+done
+printf '%s\n' "${jobs[@]}" | xargs -P 12 -L 1 bash "$0" "$SUITE" "$LOG" --one-args \
+  > "$LOG/cases.txt" 2>&1
+cat "$LOG"/fail.*.txt > "$LOG/failures.txt" 2>/dev/null
+modes=$(awk '{print $2}' "$LOG/cases.txt" | sort -u)
+for mode in $modes; do
+  p=$(grep -c "^PASS $mode " "$LOG/cases.txt"); f=$(grep -c "^FAIL $mode " "$LOG/cases.txt")
+  echo "e2e $mode: $p passed, $f failed" >> "$LOG/summary.txt"
+done
+
+# Launch-bound graphs: median of 500 runs with and without CUDA graphs.
+for name in mlp softmax fast-sdpa-float16 matmul-float32; do
+  [ -d "$SUITE/cases/$name" ] || continue
+  python3 - "$SUITE/cases/$name" <<'PY' >> "$LOG/summary.txt" 2>&1
+import json, os, re, subprocess, sys
+case = sys.argv[1]
+spec = json.load(open(os.path.join(case, "case.json")))
+line = []
+for mode, env in (("graph", {}), ("no graph", {"MLXRT_NO_GRAPH": "1"})):
+    run = subprocess.run([os.path.join(case, "model"), "--device=cuda", "--repeat", "500"]
+                         + spec["args"], cwd=case, capture_output=True, text=True,
+                         env={**os.environ, **env})
+    m = re.search(r"median ([0-9.]+) ms", run.stdout)
+    line.append(f"{mode} {m.group(1)} ms" if m else f"{mode} FAILED {run.stderr.strip()}")
+print(f"time {os.path.basename(case)} (median of 500): " + ", ".join(line))
+PY
 done
 
 "$SUITE/MlxrtTests" > "$LOG/unit.txt" 2>&1
 echo "runtime unit tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/unit.txt" | tr '\n' ' ')" >> "$LOG/summary.txt"
 cat "$LOG/summary.txt"
-total_failed=$((failed[unified] + failed[copy] + failed[memcheck]))
-echo "$(( passed[unified] + passed[copy] + passed[memcheck] )) passed, $total_failed failed"
-[ $total_failed -eq 0 ]
+total_passed=$(grep -c '^PASS ' "$LOG/cases.txt"); total_failed=$(grep -c '^FAIL ' "$LOG/cases.txt")
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

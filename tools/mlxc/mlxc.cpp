@@ -67,9 +67,12 @@ static cl::opt<std::string> target(
     cl::desc("cpu, or cuda (the executable then holds the CUDA and the CPU "
              "variant and picks one with --device)"),
     cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string>
-    gpuArch("gpu-arch", cl::desc("GPU architecture of the PTX (default sm_70)"),
-            cl::init("sm_70"), cl::cat(category));
+static cl::opt<std::string> gpuArch(
+    "gpu-arch",
+    cl::desc("GPU architecture to build a cubin for, beside the sm_70 PTX "
+             "that runs on every GPU (sm_75 or newer; ptxas from the CUDA "
+             "toolkit; default sm_70: PTX only)"),
+    cl::init("sm_70"), cl::cat(category));
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
@@ -93,6 +96,11 @@ static cl::opt<bool> noStreamIO(
              "those one loop-free kernel streams in host memory (for "
              "benchmarks)"),
     cl::cat(category));
+static cl::opt<bool> cpuMatmulCalls(
+    "cpu-matmul-calls",
+    cl::desc("Testing: on the CPU too, matrix products become mlxrt_matmul "
+             "calls as on CUDA (link a host mlxrt_matmul before the runtime)"),
+    cl::Hidden, cl::cat(category));
 static cl::list<std::string>
     linkArgs("link-arg",
              cl::desc("Extra argument for the system linker driver"),
@@ -211,6 +219,35 @@ static FailureOr<std::string> findLibdevice() {
   return failure();
 }
 
+/// ptxas of the CUDA toolkit (--cuda-path, $CUDA_HOME..., /usr/local/cuda,
+/// then $PATH): it builds the cubin for --gpu-arch.
+static FailureOr<std::string> findPtxas() {
+  // An explicit --cuda-path is the toolkit to use: no other ptxas.
+  SmallVector<std::string> roots;
+  if (!cudaPath.empty())
+    roots.push_back(cudaPath);
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = getenv(var); value && cudaPath.empty())
+      roots.push_back(value);
+  if (cudaPath.empty())
+    roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    sys::path::append(path, "bin", "ptxas");
+    if (sys::fs::can_execute(path))
+      return std::string(path);
+  }
+  if (cudaPath.empty())
+    if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
+      return *onPath;
+  errs() << "mlxc: error: --gpu-arch=" << gpuArch
+         << " needs ptxas to build the cubin; not found in "
+         << join(roots, "/bin, ") << "/bin"
+         << (cudaPath.empty() ? " or on PATH" : "")
+         << " (set --cuda-path to a CUDA toolkit)\n";
+  return failure();
+}
+
 /// Writes `library` (an archive of the object) and its C header beside it
 /// (libX.a -> X.h), both through temporary files.
 static LogicalResult
@@ -280,8 +317,11 @@ static void reportMemoryPlan(ModuleOp module,
          << " bytes, unified arena " << get("mlx.unified_arena_bytes")
          << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
          << get("mlx.prefetches") << " prefetches, "
-         << get("mlx.streamed_buffers")
-         << " buffers streamed from host memory\n";
+         << get("mlx.streamed_buffers") << " buffers streamed from host memory"
+         << (graph && graph->hasAttr("mlx.capturable")
+                 ? ", capturable (CUDA graph)"
+                 : "")
+         << "\n";
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0) {
@@ -291,11 +331,20 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     return failure();
   }
   bool cuda = target == "cuda" || emit == Emit::Ptx;
-  if (cuda && !StringRef(gpuArch).starts_with("sm_")) {
-    errs() << "mlxc: error: --gpu-arch must look like sm_70, got '" << gpuArch
-           << "'\n";
+  // The PTX is always sm_70 (every GPU from Volta on JITs it); any other
+  // --gpu-arch adds a cubin, which ptxas builds for sm_75 and newer only.
+  unsigned archNumber = 0;
+  StringRef archDigits = gpuArch;
+  if (cuda && (!archDigits.consume_front("sm_") ||
+               archDigits.drop_back(archDigits.ends_with("a"))
+                   .getAsInteger(10, archNumber) ||
+               (archNumber != 70 && archNumber < 75))) {
+    errs() << "mlxc: error: --gpu-arch must be sm_70 (PTX only) or sm_75 or "
+              "newer (PTX and a cubin), got '"
+           << gpuArch << "'\n";
     return failure();
   }
+  bool wantCubin = cuda && gpuArch != "sm_70" && emit != Emit::Ptx;
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       module.print(os);
@@ -317,7 +366,12 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
           *entry, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu))))
     return failure();
 
-  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline())))
+  // The CUDA variant lowers the graph its own way: matrix products stay
+  // whole for cuBLASLt (the CPU runs --cpu-matmul-calls the same way).
+  OwningOpRef<ModuleOp> cudaModule;
+  if (cuda && emit != Emit::Linalg)
+    cudaModule = module.clone();
+  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls))))
     return failure();
   // After CSE and folding, results may repeat a value or be an argument.
   mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(mlx::getGraphSymbol(
@@ -329,10 +383,25 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
       return success();
     });
 
-  // The CUDA variant starts from the same linalg form.
-  OwningOpRef<ModuleOp> cudaModule;
   if (cuda) {
-    cudaModule = module.clone();
+    // Both variants share one signature: should the CUDA form repeat other
+    // results, it starts from the CPU's linalg form instead.
+    mlx::ProgramSignature cudaSignature = *signature;
+    bool same =
+        succeeded(mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true)));
+    if (same) {
+      mlx::dedupGraphResults(
+          cudaModule->lookupSymbol<func::FuncOp>(
+              mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
+          cudaSignature);
+      same = llvm::equal(
+          signature->outputSources, cudaSignature.outputSources,
+          [](const mlx::OutputSource &a, const mlx::OutputSource &b) {
+            return a.kind == b.kind && a.index == b.index;
+          });
+    }
+    if (!same)
+      cudaModule = module.clone();
     SymbolTable cudaSymbols(*cudaModule);
     auto graph = cudaSymbols.lookup<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu));
@@ -341,7 +410,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
       return failure();
   }
 
-  if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline())) ||
+  if (failed(
+          mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls))) ||
       failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
       (emit == Emit::Lib &&
        failed(mlx::addTypedEntryPoint(module, *signature))))
@@ -355,14 +425,23 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     return failure();
   if (cuda) {
     FailureOr<std::string> libdevice = findLibdevice();
-    if (failed(libdevice) ||
+    FailureOr<std::string> ptxas = std::string();
+    if (wantCubin)
+      ptxas = findPtxas();
+    if (failed(libdevice) || failed(ptxas) ||
         failed(mlx::runPipeline(
             *cudaModule, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO))))
       return failure();
     reportMemoryPlan(*cudaModule, *signature);
+    auto graph = cudaModule->lookupSymbol<func::FuncOp>(
+        mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
+    bool capturable = graph && graph->hasAttr("mlx.capturable");
     if (failed(mlx::runPipeline(
-            *cudaModule, mlx::getCudaLLVMPipeline(gpuArch, *libdevice))) ||
-        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda)))
+            *cudaModule, mlx::getCudaLLVMPipeline(
+                             "sm_70", *libdevice,
+                             wantCubin ? StringRef(gpuArch) : "", *ptxas))) ||
+        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
+                                  capturable)))
       return failure();
     if (emit == Emit::Ptx) {
       std::string ptx;

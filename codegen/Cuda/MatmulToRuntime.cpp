@@ -1,0 +1,560 @@
+//===- MatmulToRuntime.cpp - the mlxc-matmul-to-runtime pass --------------===//
+//
+// On CUDA, bufferized linalg.batch_matmul / linalg.matmul ops become calls of
+// the runtime's mlxrt_matmul (cuBLASLt). Each operand must be a statically
+// shaped memref of static strides with one unit-stride matrix dimension
+// (row-major, or transposed); anything else keeps the generated kernel, so
+// the decision is made here, at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCMATMULTORUNTIME
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+static constexpr StringLiteral kMatmulFn = "mlxrt_matmul";
+
+// mlxrt_dtype codes (runtime/mlxrt.h) and mlxrt_matmul's flags.
+enum : int32_t { kFloat16 = 9, kBFloat16 = 10, kFloat32 = 11 };
+enum : int32_t { kTransposeA = 1, kTransposeB = 2, kAccumulate = 4 };
+
+static std::optional<int32_t> getDtypeCode(Type type) {
+  if (type.isF32())
+    return kFloat32;
+  if (type.isF16())
+    return kFloat16;
+  if (type.isBF16())
+    return kBFloat16;
+  return std::nullopt;
+}
+
+namespace {
+/// One operand as cuBLASLt sees it: rows x cols matrices `batchStride`
+/// elements apart, `ld` elements between rows (or between columns when
+/// transposed), starting `offset` elements into the buffer.
+struct MatrixOperand {
+  Value buffer;
+  int64_t batchStride = 0, ld = 0, offset = 0;
+  bool transposed = false;
+};
+} // namespace
+
+/// Reads the layout of `value` (batch dims first when `batched`); nullopt
+/// when cuBLASLt cannot express it.
+static std::optional<MatrixOperand> getOperand(Value value, bool batched,
+                                               bool allowTranspose) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() != (batched ? 3 : 2))
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  int64_t rowStride = strides[strides.size() - 2], colStride = strides.back();
+  MatrixOperand operand;
+  operand.buffer = value;
+  operand.offset = offset;
+  // A dimension of size one may have any stride.
+  if (colStride == 1 || cols == 1) {
+    operand.ld = rows == 1 ? cols : rowStride;
+    if (operand.ld < cols)
+      return std::nullopt;
+  } else if (allowTranspose && (rowStride == 1 || rows == 1)) {
+    operand.transposed = true;
+    operand.ld = cols == 1 ? rows : colStride;
+    if (operand.ld < rows)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (batched && shape[0] > 1) {
+    operand.batchStride = strides[0];
+    if (operand.batchStride < 0)
+      return std::nullopt;
+  }
+  return operand;
+}
+
+/// Declares `void mlxrt_matmul(i32 x3, i64 x13)`.
+static func::FuncOp getMatmulFunction(ModuleOp module) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kMatmulFn))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  SmallVector<Type> inputs(3, b.getI32Type());
+  inputs.append(13, b.getI64Type());
+  auto fn = func::FuncOp::create(b, module.getLoc(), kMatmulFn,
+                                 b.getFunctionType(inputs, {}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Whether `op` is a linalg.fill of zero into exactly `buffer`.
+static bool isZeroFillOf(Operation *op, Value buffer) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != buffer)
+    return false;
+  return matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
+}
+
+/// The allocation or argument a buffer is a view of.
+static Value getRootBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (isa<memref::TransposeOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// The op that fills `operand` (a linalg.transpose, or a linalg.generic
+/// that broadcasts a matrix over the batch) when nothing else touches the
+/// buffer and its source is not written before the product: the product
+/// can read the source instead (transpose flag, batch stride 0) and the copy
+/// kernel goes.
+static linalg::LinalgOp getFoldableCopy(Value operand, Operation *product) {
+  // The copy writes the operand, or a buffer the operand collapses (the
+  // batch axes of a transposed 4-D tensor, say).
+  SmallVector<Value> chain = {operand};
+  while (auto collapse = chain.back().getDefiningOp<memref::CollapseShapeOp>())
+    chain.push_back(collapse.getSrc());
+  linalg::LinalgOp copy;
+  for (Value value : chain) {
+    for (Operation *user : value.getUsers()) {
+      if (user == product || isa<memref::DeallocOp>(user) ||
+          (isa<memref::CollapseShapeOp>(user) &&
+           llvm::is_contained(chain, user->getResult(0))))
+        continue;
+      auto c = dyn_cast<linalg::LinalgOp>(user);
+      if (!c || copy || !isa<linalg::TransposeOp, linalg::GenericOp>(user) ||
+          !c.hasPureBufferSemantics() || c.getNumDpsInputs() != 1 ||
+          c.getNumDpsInits() != 1 || c.getDpsInits()[0] != value ||
+          c->getBlock() != product->getBlock() ||
+          !c->isBeforeInBlock(product) ||
+          (value != operand && !isa<linalg::TransposeOp>(user)))
+        return {};
+      copy = c;
+    }
+  }
+  if (!copy)
+    return {};
+  // A generic must be a broadcast over the batch: out[b, i, j] = in[i, j].
+  if (auto generic = dyn_cast<linalg::GenericOp>(copy.getOperation())) {
+    MLIRContext *ctx = generic.getContext();
+    AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    Block &body = generic.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    if (maps.size() != 2 || !maps[1].isIdentity() ||
+        maps[0] != AffineMap::get(3, 0, {d1, d2}, ctx) ||
+        generic.getNumReductionLoops() != 0 ||
+        body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != body.getArgument(0))
+      return {};
+  }
+  // The buffer behind `operand` (through reshapes) must have no other use.
+  Value root = operand;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    root = def->getOperand(0);
+  }
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return {};
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user) || user == copy || user == product)
+        continue;
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+          (user->getResult(0) == operand || value != operand)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      return {};
+    }
+  }
+  // The source itself must not be written between the two ops: only pure
+  // ops, allocations and linalg ops writing other buffers may come between.
+  Value source = getRootBuffer(copy.getDpsInputs()[0]);
+  for (Operation *op = copy->getNextNode(); op != product;
+       op = op->getNextNode()) {
+    if (isPure(op) || isa<memref::AllocOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp.getDpsInits(),
+                     [&](Value init) { return getRootBuffer(init) == source; }))
+      return {};
+  }
+  return copy;
+}
+
+/// The linalg.generic that only rounds the float32 accumulator `acc` into
+/// an output of `dtype` of the same shape, when nothing else (but its zero
+/// `fill`) uses `acc` and
+/// nothing between the product and it touches either buffer.
+static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
+                                         Operation *fill, Type dtype) {
+  linalg::GenericOp rounding;
+  for (Operation *user : acc.getUsers()) {
+    if (user == product || user == fill || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || rounding)
+      return {};
+    rounding = generic;
+  }
+  if (!rounding || !rounding.hasPureBufferSemantics() ||
+      rounding->getBlock() != product->getBlock() ||
+      !product->isBeforeInBlock(rounding) || rounding.getNumDpsInputs() != 1 ||
+      rounding.getNumDpsInits() != 1 || rounding.getDpsInputs()[0] != acc ||
+      !llvm::all_of(rounding.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      rounding.getNumReductionLoops() != 0)
+    return {};
+  Value out = rounding.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || outType.getElementType() != dtype ||
+      outType.getShape() != cast<MemRefType>(acc.getType()).getShape())
+    return {};
+  // The body: %r = arith.truncf %in; linalg.yield %r.
+  Block &body = rounding.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto trunc = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::TruncFOp>()
+                   : arith::TruncFOp();
+  if (body.getOperations().size() != 2 || !trunc ||
+      trunc.getIn() != body.getArgument(0))
+    return {};
+  // The output buffer must exist at the product: an allocation (through
+  // reshapes) after it moves up.
+  Value v = out;
+  while (Operation *def = v.getDefiningOp()) {
+    if ((def->getBlock() == product->getBlock() &&
+         def->isBeforeInBlock(product)) ||
+        (isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    v = def->getOperand(0);
+  }
+  // The output is written earlier now: nothing in between may touch it.
+  Value root = getRootBuffer(out);
+  for (Operation *it = product->getNextNode(); it != rounding;
+       it = it->getNextNode()) {
+    if (isPure(it) || isa<memref::AllocOp>(it))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp->getOperands(),
+                     [&](Value v) { return getRootBuffer(v) == root; }))
+      return {};
+  }
+  return rounding;
+}
+
+/// Rewrites one product; false when it keeps its generated kernel.
+static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
+                     ModuleOp module) {
+  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+    return {};
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+        c = op.getDpsInits()[0];
+  auto aType = cast<MemRefType>(a.getType());
+  auto bType = cast<MemRefType>(b.getType());
+  auto cType = cast<MemRefType>(c.getType());
+  std::optional<int32_t> abCode = getDtypeCode(aType.getElementType());
+  std::optional<int32_t> cCode = getDtypeCode(cType.getElementType());
+  if (!abCode || !cCode || aType.getElementType() != bType.getElementType() ||
+      (*cCode != kFloat32 && *cCode != *abCode))
+    return {};
+  std::optional<MatrixOperand> opA = getOperand(a, batched, true);
+  std::optional<MatrixOperand> opB = getOperand(b, batched, true);
+  std::optional<MatrixOperand> opC = getOperand(c, batched, false);
+  if (!opA || !opB || !opC)
+    return {};
+  int64_t batch = batched ? cType.getDimSize(0) : 1;
+  int64_t m = cType.getDimSize(cType.getRank() - 2);
+  int64_t n = cType.getDimSize(cType.getRank() - 1);
+  int64_t k = aType.getDimSize(aType.getRank() - 1);
+  // Empty products (and their zero fill) stay with the kernels.
+  if (batch < 1 || m < 1 || n < 1 || k < 1 ||
+      (batched &&
+       (aType.getDimSize(0) != batch || bType.getDimSize(0) != batch)) ||
+      (batch > 1 && opC->batchStride < m * n))
+    return {};
+
+  // A zero fill right before the product (views and constants may come
+  // between) is what beta = 0 does.
+  Operation *prev = op->getPrevNode();
+  while (prev && isPure(prev))
+    prev = prev->getPrevNode();
+  bool dropFill = isZeroFillOf(prev, c);
+
+  // Operands that a transpose or a batch broadcast copied: read the source
+  // (through a transposed view, or with batch stride 0).
+  SmallVector<Operation *> deadCopies;
+  for (auto [value, operand] : {std::pair(a, &opA), std::pair(b, &opB)}) {
+    linalg::LinalgOp copy = getFoldableCopy(value, op);
+    if (!copy)
+      continue;
+    std::optional<MatrixOperand> folded;
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(copy.getOperation())) {
+      OpBuilder builder(op);
+      Value view = memref::TransposeOp::create(
+          builder, transpose.getLoc(), transpose.getInput(),
+          AffineMapAttr::get(AffineMap::getPermutationMap(
+              transpose.getPermutation(), op->getContext())));
+      SmallVector<Operation *> created = {view.getDefiningOp()};
+      // The collapses from the copy's buffer to the operand, on the view:
+      // possible where the view's collapsed axes are contiguous.
+      SmallVector<memref::CollapseShapeOp> collapses;
+      for (Value v = value; v != transpose.getInit();
+           v = v.getDefiningOp<memref::CollapseShapeOp>().getSrc())
+        collapses.push_back(v.getDefiningOp<memref::CollapseShapeOp>());
+      bool ok = true;
+      for (memref::CollapseShapeOp collapse : llvm::reverse(collapses)) {
+        auto viewType = cast<MemRefType>(view.getType());
+        if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
+                viewType, collapse.getReassociationIndices())) {
+          ok = false;
+          break;
+        }
+        view =
+            memref::CollapseShapeOp::create(builder, collapse.getLoc(), view,
+                                            collapse.getReassociationIndices());
+        created.push_back(view.getDefiningOp());
+      }
+      if (ok)
+        folded = getOperand(view, batched, true);
+      if (!folded)
+        for (Operation *dead : llvm::reverse(created))
+          dead->erase();
+    } else if (batched) {
+      folded = getOperand(copy.getDpsInputs()[0], /*batched=*/false, true);
+      if (folded)
+        folded->batchStride = 0;
+    }
+    if (!folded)
+      continue;
+    **operand = *folded;
+    deadCopies.push_back(copy);
+  }
+
+  int32_t flags =
+      (opA->transposed ? kTransposeA : 0) | (opB->transposed ? kTransposeB : 0);
+  if (!dropFill)
+    flags |= kAccumulate;
+
+  // A half-precision product accumulates in a float32 buffer that a kernel
+  // only rounds into the output: cuBLASLt writes the output directly.
+  linalg::GenericOp rounding;
+  if (dropFill && *cCode == kFloat32 && *abCode != kFloat32)
+    rounding = getRoundingCopy(c, op, prev, aType.getElementType());
+  if (rounding) {
+    Value outBuffer = rounding.getDpsInits()[0];
+    std::optional<MatrixOperand> out = getOperand(outBuffer, batched, false);
+    if (out && (batch == 1 || out->batchStride >= m * n)) {
+      opC = out;
+      cCode = abCode;
+      // Its allocation and reshapes (checked by getRoundingCopy) go first.
+      SmallVector<Operation *> chain;
+      Value v = outBuffer;
+      while (Operation *def = v.getDefiningOp()) {
+        if (def->getBlock() == op->getBlock() && def->isBeforeInBlock(op))
+          break;
+        chain.push_back(def);
+        if (def->getNumOperands() == 0)
+          break;
+        v = def->getOperand(0);
+      }
+      for (Operation *def : llvm::reverse(chain))
+        def->moveBefore(op);
+    } else {
+      rounding = {};
+    }
+  }
+
+  if (!matmulFn)
+    matmulFn = getMatmulFunction(module);
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 64);
+  };
+  auto i32 = [&](int32_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 32);
+  };
+  // The address of the first element, as the runtime's i64. The marker
+  // tells mlx-memory-placement that the device reads this buffer.
+  auto address = [&](const MatrixOperand &operand) -> Value {
+    auto base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                               operand.buffer);
+    base->setAttr("mlx.device_access", builder.getUnitAttr());
+    Value ptr =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), base);
+    if (operand.offset == 0)
+      return ptr;
+    auto type = cast<MemRefType>(operand.buffer.getType());
+    int64_t bytes =
+        operand.offset * (type.getElementType().getIntOrFloatBitWidth() / 8);
+    return arith::AddIOp::create(builder, loc, ptr, i64(bytes));
+  };
+  SmallVector<Value> args = {i32(*abCode),
+                             i32(*cCode),
+                             i32(flags),
+                             i64(batch),
+                             i64(m),
+                             i64(n),
+                             i64(k),
+                             address(*opA),
+                             i64(opA->ld),
+                             i64(opA->batchStride),
+                             address(*opB),
+                             i64(opB->ld),
+                             i64(opB->batchStride),
+                             address(*opC),
+                             i64(opC->ld),
+                             i64(opC->batchStride)};
+  func::CallOp::create(builder, loc, matmulFn, args);
+  op->erase();
+  if (dropFill)
+    prev->erase();
+  if (rounding)
+    rounding->erase();
+  // The copy's buffer is left with its views and dealloc; canonicalization
+  // removes them.
+  for (Operation *copy : deadCopies)
+    copy->erase();
+  return opC->buffer;
+}
+
+/// When the product's result buffer (an allocation, maybe reshaped) is only
+/// copied into an output argument at the end, the product writes that
+/// argument directly: the copy kernel and the buffer go.
+static void elideOutputCopy(Value c) {
+  Value root = c;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return;
+    root = def->getOperand(0);
+  }
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc.getType().hasStaticShape() ||
+      !alloc.getType().getLayout().isIdentity() || alloc->getNumOperands() != 0)
+    return;
+  // Every use of the buffer and of its reshapes.
+  memref::CopyOp copy;
+  SmallVector<Operation *> deallocs, others;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user)) {
+        deallocs.push_back(user);
+      } else if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+      } else if (auto c = dyn_cast<memref::CopyOp>(user);
+                 c && c.getSource() == value && !copy) {
+        copy = c;
+      } else {
+        others.push_back(user);
+      }
+    }
+  }
+  if (!copy)
+    return;
+  // The target: an output argument of the function that nothing else uses,
+  // of the same elements.
+  auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+  auto func = dyn_cast_or_null<func::FuncOp>(arg ? arg.getOwner()->getParentOp()
+                                                 : nullptr);
+  auto argType = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
+  MemRefType type = alloc.getType();
+  if (!func || !argType || !arg.hasOneUse() ||
+      !func.getArgAttr(arg.getArgNumber(), "bufferize.result") ||
+      !argType.getLayout().isIdentity() || !argType.hasStaticShape() ||
+      argType.getRank() == 0 || type.getRank() == 0 ||
+      argType.getElementType() != type.getElementType() ||
+      argType.getNumElements() != type.getNumElements() ||
+      copy->getBlock() != alloc->getBlock())
+    return;
+  // Whatever else reads or writes the buffer does so before the copy.
+  Block *block = alloc->getBlock();
+  for (Operation *user : others) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top || !top->isBeforeInBlock(copy))
+      return;
+  }
+  // The argument, reshaped to the buffer's shape: the same elements in the
+  // same row-major order (every view on the way was a reshape).
+  OpBuilder b = OpBuilder::atBlockBegin(block);
+  Location loc = alloc.getLoc();
+  Value view = arg;
+  if (argType.getShape() != type.getShape()) {
+    if (argType.getRank() > 1) {
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, argType.getRank()));
+      view = memref::CollapseShapeOp::create(
+          b, loc, view, ArrayRef<ReassociationIndices>{all});
+    }
+    if (type.getRank() > 1) {
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+      view = memref::ExpandShapeOp::create(b, loc, type.getShape(), view,
+                                           ArrayRef<ReassociationIndices>{all});
+    }
+  }
+  if (view.getType() != type)
+    return;
+  copy->erase();
+  for (Operation *dealloc : deallocs)
+    dealloc->erase();
+  alloc.replaceAllUsesWith(view);
+  alloc->erase();
+}
+
+namespace {
+struct MlxcMatmulToRuntimePass final
+    : mlx::impl::MlxcMatmulToRuntimeBase<MlxcMatmulToRuntimePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> products;
+    module.walk([&](Operation *op) {
+      if (isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
+        products.push_back(cast<linalg::LinalgOp>(op));
+    });
+    func::FuncOp matmulFn;
+    for (linalg::LinalgOp op : products)
+      if (Value c = convert(op, matmulFn, module))
+        elideOutputCopy(c);
+  }
+};
+} // namespace

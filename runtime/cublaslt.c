@@ -1,0 +1,636 @@
+//===- cublaslt.c - Matrix products through cuBLASLt -------------*- C -*-===//
+//
+// The CUDA variant of a program calls mlxrt_matmul for every matrix product
+// (mlxc's mlxc-matmul-to-runtime pass). libcublasLt is opened with dlopen on
+// the first product, like the driver, so that programs without products, and
+// every program on machines without CUDA, never need it. Each device gets
+// one cuBLASLt handle, one workspace and a cache of plans: the descriptors,
+// layouts and heuristic algorithm of each distinct product shape, made on
+// the first run so that later runs (and graph capture) only enqueue
+// cublasLtMatmul on the device's stream.
+//
+// Products are row-major; cuBLASLt is column-major. A row-major m x n matrix
+// is its column-major transpose, so C = A B is computed as C^T = B^T A^T:
+// cuBLASLt's A is our B, its B our A, and its m and n are our n and m.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda_internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+//===----------------------------------------------------------------------===//
+// The library (values as in cublasLt.h, cublas_api.h and library_types.h of
+// CUDA 12 and 13)
+//===----------------------------------------------------------------------===//
+
+typedef int cublasStatus_t;
+typedef struct cublasLtContext *cublasLtHandle_t;
+typedef struct cublasLtMatmulDescOpaque *cublasLtMatmulDesc_t;
+typedef struct cublasLtMatrixLayoutOpaque *cublasLtMatrixLayout_t;
+typedef struct cublasLtMatmulPreferenceOpaque *cublasLtMatmulPreference_t;
+
+typedef struct {
+  uint64_t data[8];
+} cublasLtMatmulAlgo_t;
+
+typedef struct {
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceSize;
+  cublasStatus_t state;
+  float wavesCount;
+  int reserved[4];
+} cublasLtMatmulHeuristicResult_t;
+
+enum {
+  CUBLAS_STATUS_SUCCESS = 0,
+  CUBLAS_COMPUTE_32F = 68,
+  CUDA_R_32F = 0,
+  CUDA_R_16F = 2,
+  CUDA_R_16BF = 14,
+  CUBLAS_OP_N = 0,
+  CUBLAS_OP_T = 1,
+  CUBLASLT_MATMUL_DESC_TRANSA = 3,
+  CUBLASLT_MATMUL_DESC_TRANSB = 4,
+  CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5,
+  CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6,
+  CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES = 8,
+};
+
+#define MLXRT_CUBLASLT_FUNCTIONS(X)                                            \
+  X(cublasStatus_t, cublasLtCreate, (cublasLtHandle_t * handle))               \
+  X(cublasStatus_t, cublasLtDestroy, (cublasLtHandle_t handle))                \
+  X(const char *, cublasLtGetStatusName, (cublasStatus_t status))              \
+  X(const char *, cublasLtGetStatusString, (cublasStatus_t status))            \
+  X(cublasStatus_t, cublasLtMatmulDescCreate,                                  \
+    (cublasLtMatmulDesc_t * desc, int computeType, int scaleType))             \
+  X(cublasStatus_t, cublasLtMatmulDescDestroy, (cublasLtMatmulDesc_t desc))    \
+  X(cublasStatus_t, cublasLtMatmulDescSetAttribute,                            \
+    (cublasLtMatmulDesc_t desc, int attr, const void *buf, size_t size))       \
+  X(cublasStatus_t, cublasLtMatrixLayoutCreate,                                \
+    (cublasLtMatrixLayout_t * layout, int type, uint64_t rows, uint64_t cols,  \
+     int64_t ld))                                                              \
+  X(cublasStatus_t, cublasLtMatrixLayoutDestroy,                               \
+    (cublasLtMatrixLayout_t layout))                                           \
+  X(cublasStatus_t, cublasLtMatrixLayoutSetAttribute,                          \
+    (cublasLtMatrixLayout_t layout, int attr, const void *buf, size_t size))   \
+  X(cublasStatus_t, cublasLtMatmulPreferenceCreate,                            \
+    (cublasLtMatmulPreference_t * pref))                                       \
+  X(cublasStatus_t, cublasLtMatmulPreferenceDestroy,                           \
+    (cublasLtMatmulPreference_t pref))                                         \
+  X(cublasStatus_t, cublasLtMatmulPreferenceSetAttribute,                      \
+    (cublasLtMatmulPreference_t pref, int attr, const void *buf, size_t size)) \
+  X(cublasStatus_t, cublasLtMatmulAlgoGetHeuristic,                            \
+    (cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,                       \
+     cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,                       \
+     cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d,                       \
+     cublasLtMatmulPreference_t pref, int requested,                           \
+     cublasLtMatmulHeuristicResult_t *results, int *count))                    \
+  X(cublasStatus_t, cublasLtMatmul,                                            \
+    (cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, const void *alpha,    \
+     const void *a, cublasLtMatrixLayout_t aDesc, const void *b,               \
+     cublasLtMatrixLayout_t bDesc, const void *beta, const void *c,            \
+     cublasLtMatrixLayout_t cDesc, void *d, cublasLtMatrixLayout_t dDesc,      \
+     const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSize,  \
+     CUstream stream))
+
+typedef struct mlxrt_cublaslt {
+#define MLXRT_CUBLASLT_FIELD(ret, name, params) ret(*name) params;
+  MLXRT_CUBLASLT_FUNCTIONS(MLXRT_CUBLASLT_FIELD)
+#undef MLXRT_CUBLASLT_FIELD
+} mlxrt_cublaslt;
+
+static pthread_mutex_t LibLock = PTHREAD_MUTEX_INITIALIZER;
+static mlxrt_cublaslt Lib;
+static bool LibReady;
+
+/// dlopen + dlsym of one candidate; false with the reason.
+static bool loadLibrary(const char *path, mlxrt_cublaslt *lib, char *reason,
+                        size_t size) {
+  memset(lib, 0, sizeof(*lib));
+  dlerror();
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    snprintf(reason, size, "%.400s", why ? why : path);
+    return false;
+  }
+#define MLXRT_CUBLASLT_RESOLVE(ret, name, params)                              \
+  *(void **)(&lib->name) = dlsym(handle, #name);                               \
+  if (!lib->name) {                                                            \
+    snprintf(reason, size, "%.300s has no %s", path, #name);                   \
+    dlclose(handle);                                                           \
+    return false;                                                              \
+  }
+  MLXRT_CUBLASLT_FUNCTIONS(MLXRT_CUBLASLT_RESOLVE)
+#undef MLXRT_CUBLASLT_RESOLVE
+  return true;
+}
+
+const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size) {
+  char scratch[512];
+  if (!reason || size == 0) {
+    reason = scratch;
+    size = sizeof(scratch);
+  }
+  pthread_mutex_lock(&LibLock);
+  if (!LibReady) {
+    // $MLXRT_LIBCUBLASLT alone when set; else the sonames of CUDA 13 and 12
+    // on the loader's path, then the toolkit's lib64 (often not on it).
+    char candidates[8][256];
+    size_t n = 0;
+    const char *env = getenv("MLXRT_LIBCUBLASLT");
+    if (env && *env) {
+      mlxrt_strlcpy(candidates[n++], env, sizeof(candidates[0]));
+    } else {
+      const char *names[] = {"libcublasLt.so.13", "libcublasLt.so.12",
+                             "libcublasLt.so"};
+      for (size_t i = 0; i < 3; ++i)
+        mlxrt_strlcpy(candidates[n++], names[i], sizeof(candidates[0]));
+      const char *home = getenv("CUDA_HOME");
+      for (size_t i = 0; i < 2; ++i)
+        snprintf(candidates[n++], sizeof(candidates[0]), "%s/lib64/%s",
+                 home && *home ? home : "/usr/local/cuda", names[i]);
+    }
+    char first[512] = "";
+    for (size_t i = 0; i < n && !LibReady; ++i) {
+      mlxrt_cublaslt lib;
+      char why[512];
+      if (loadLibrary(candidates[i], &lib, why, sizeof(why))) {
+        Lib = lib;
+        LibReady = true;
+      } else if (!first[0]) {
+        mlxrt_strlcpy(first, why, sizeof(first));
+      }
+    }
+    if (!LibReady)
+      snprintf(reason, size, "%s%s", first,
+               n > 1 ? " (also tried the CUDA 12 soname and the toolkit's "
+                       "lib64; set MLXRT_LIBCUBLASLT)"
+                     : "");
+  }
+  const mlxrt_cublaslt *result = LibReady ? &Lib : NULL;
+  pthread_mutex_unlock(&LibLock);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments and plans
+//===----------------------------------------------------------------------===//
+
+static bool isMatmulDtype(int32_t dtype) {
+  return dtype == MLXRT_DTYPE_FLOAT32 || dtype == MLXRT_DTYPE_FLOAT16 ||
+         dtype == MLXRT_DTYPE_BFLOAT16;
+}
+
+static int cudaType(int32_t dtype) {
+  return dtype == MLXRT_DTYPE_FLOAT16    ? CUDA_R_16F
+         : dtype == MLXRT_DTYPE_BFLOAT16 ? CUDA_R_16BF
+                                         : CUDA_R_32F;
+}
+
+/// The bytes a strided operand spans: (batch - 1) * stride + (rows - 1) * ld
+/// + cols elements.
+static uint64_t spanBytes(int64_t batch, int64_t stride, int64_t rows,
+                          int64_t ld, int64_t cols, size_t elem) {
+  return ((uint64_t)(batch - 1) * (uint64_t)stride +
+          (uint64_t)(rows - 1) * (uint64_t)ld + (uint64_t)cols) *
+         elem;
+}
+
+bool mlxrt_matmul_validate(const mlxrt_matmul_args *p, char *msg, size_t size) {
+  const int64_t limit = (int64_t)1 << 40; // Far beyond any GPU's memory.
+  bool ta = p->flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = p->flags & MLXRT_MATMUL_TRANSPOSE_B;
+  if (!isMatmulDtype(p->abDtype) ||
+      !(p->cDtype == MLXRT_DTYPE_FLOAT32 || p->cDtype == p->abDtype)) {
+    snprintf(msg, size,
+             "unsupported dtypes %s x %s -> %s (float32, float16 or bfloat16 "
+             "operands; float32 or the operands' dtype out)",
+             mlxrt_dtype_name((mlxrt_dtype)p->abDtype),
+             mlxrt_dtype_name((mlxrt_dtype)p->abDtype),
+             mlxrt_dtype_name((mlxrt_dtype)p->cDtype));
+    return false;
+  }
+  if (p->flags & ~(MLXRT_MATMUL_TRANSPOSE_A | MLXRT_MATMUL_TRANSPOSE_B |
+                   MLXRT_MATMUL_ACCUMULATE)) {
+    snprintf(msg, size, "unknown flags 0x%x", (unsigned)p->flags);
+    return false;
+  }
+  if (p->batch < 1 || p->batch > INT32_MAX || p->m < 1 || p->m > limit ||
+      p->n < 1 || p->n > limit || p->k < 1 || p->k > limit) {
+    snprintf(msg, size,
+             "bad sizes: batch %jd, m %jd, n %jd, k %jd (each at least 1)",
+             (intmax_t)p->batch, (intmax_t)p->m, (intmax_t)p->n,
+             (intmax_t)p->k);
+    return false;
+  }
+  int64_t aCols = ta ? p->m : p->k, bCols = tb ? p->k : p->n;
+  if (p->lda < aCols || p->lda > limit || p->ldb < bCols || p->ldb > limit ||
+      p->ldc < p->n || p->ldc > limit) {
+    snprintf(msg, size,
+             "bad leading dimensions: lda %jd (at least %jd), ldb %jd (at "
+             "least %jd), ldc %jd (at least %jd)",
+             (intmax_t)p->lda, (intmax_t)aCols, (intmax_t)p->ldb,
+             (intmax_t)bCols, (intmax_t)p->ldc, (intmax_t)p->n);
+    return false;
+  }
+  if (p->strideA < 0 || p->strideA > limit || p->strideB < 0 ||
+      p->strideB > limit || p->strideC < 0 || p->strideC > limit ||
+      (p->batch > 1 && p->strideC == 0)) {
+    snprintf(msg, size,
+             "bad batch strides: %jd, %jd, %jd (C's must be positive when "
+             "batched)",
+             (intmax_t)p->strideA, (intmax_t)p->strideB, (intmax_t)p->strideC);
+    return false;
+  }
+  if (!p->a || !p->b || !p->c) {
+    snprintf(msg, size, "a null operand pointer");
+    return false;
+  }
+  return true;
+}
+
+/// The largest power of two up to 256 that divides `ptr`: cuBLASLt picks
+/// algorithms for the alignment it is told.
+static uint32_t alignmentOf(uint64_t ptr) {
+  uint32_t align = 256;
+  while (align > 1 && ptr % align)
+    align /= 2;
+  return align;
+}
+
+void mlxrt_matmul_make_key(const mlxrt_matmul_args *p, mlxrt_matmul_key *key) {
+  memset(key, 0, sizeof(*key)); // Padding too: keys compare with memcmp.
+  key->abDtype = p->abDtype;
+  key->cDtype = p->cDtype;
+  key->flags = p->flags;
+  key->alignA = alignmentOf(p->a);
+  key->alignB = alignmentOf(p->b);
+  key->alignC = alignmentOf(p->c);
+  key->batch = p->batch;
+  key->m = p->m;
+  key->n = p->n;
+  key->k = p->k;
+  key->lda = p->lda;
+  key->ldb = p->ldb;
+  key->ldc = p->ldc;
+  key->strideA = p->strideA;
+  key->strideB = p->strideB;
+  key->strideC = p->strideC;
+}
+
+/// One product's descriptors and algorithm.
+typedef struct Plan {
+  mlxrt_matmul_key key;
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatrixLayout_t a, b, c; ///< cuBLASLt's A, B and C (= D).
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceSize;
+} Plan;
+
+/// cuBLASLt's workspace for every product of the device (NVIDIA suggests
+/// 32 MiB on Hopper; smaller GPUs just use less of it).
+static const size_t WorkspaceBytes = (size_t)32 << 20;
+
+struct mlxrt_cublaslt_state {
+  const mlxrt_cublaslt *lib;
+  cublasLtHandle_t handle;
+  CUdeviceptr workspace;
+  Plan *plans;
+  size_t numPlans, capPlans;
+};
+
+static void destroyPlan(const mlxrt_cublaslt *lib, Plan *plan) {
+  if (plan->c)
+    lib->cublasLtMatrixLayoutDestroy(plan->c);
+  if (plan->b)
+    lib->cublasLtMatrixLayoutDestroy(plan->b);
+  if (plan->a)
+    lib->cublasLtMatrixLayoutDestroy(plan->a);
+  if (plan->desc)
+    lib->cublasLtMatmulDescDestroy(plan->desc);
+}
+
+void mlxrt_cublaslt_release(mlxrt_cuda_device *dev) {
+  struct mlxrt_cublaslt_state *s = dev->blas;
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->numPlans; ++i)
+    destroyPlan(s->lib, &s->plans[i]);
+  free(s->plans);
+  if (s->handle)
+    s->lib->cublasLtDestroy(s->handle);
+  if (s->workspace)
+    dev->drv->cuMemFree_v2(s->workspace);
+  free(s);
+  dev->blas = NULL;
+}
+
+/// Records a failed cuBLASLt call with its status; returns false.
+static bool checkBlas(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
+                      cublasStatus_t status, const char *call,
+                      const char *what) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return true;
+  const char *name = lib->cublasLtGetStatusName(status);
+  const char *text = lib->cublasLtGetStatusString(status);
+  mlxrt_cuda_record(dev,
+                    status == 3 /* CUBLAS_STATUS_ALLOC_FAILED */
+                        ? MLXRT_ERROR_OUT_OF_MEMORY
+                        : MLXRT_ERROR_DEVICE,
+                    "%s for %s failed on %s: %s (%s)", call, what,
+                    dev->base.description, name ? name : "cuBLAS status",
+                    text ? text : "?");
+  if (!name)
+    snprintf(dev->error.message + strlen(dev->error.message),
+             sizeof(dev->error.message) - strlen(dev->error.message), " %d",
+             status);
+  return false;
+}
+
+/// The device's cuBLASLt state, made on first use (handle and workspace).
+static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
+  if (dev->blas)
+    return dev->blas;
+  char reason[1024];
+  const mlxrt_cublaslt *lib = mlxrt_cublaslt_load(reason, sizeof(reason));
+  if (!lib) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "matrix product on %s: cuBLASLt is not available: %s",
+                      dev->base.description, reason);
+    return NULL;
+  }
+  struct mlxrt_cublaslt_state *s = calloc(1, sizeof(*s));
+  if (!s) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  s->lib = lib;
+  dev->blas = s;
+  if (!checkBlas(dev, lib, lib->cublasLtCreate(&s->handle), "cublasLtCreate",
+                 "the device") ||
+      !mlxrt_cuda_check(dev,
+                        dev->drv->cuMemAlloc_v2(&s->workspace, WorkspaceBytes),
+                        "cuMemAlloc_v2 of cuBLASLt's workspace (%zu bytes)",
+                        WorkspaceBytes)) {
+    mlxrt_cublaslt_release(dev);
+    return NULL;
+  }
+  return s;
+}
+
+static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
+                      cublasLtMatrixLayout_t *layout, int type, int64_t rows,
+                      int64_t cols, int64_t ld, int64_t batch, int64_t stride,
+                      const char *what) {
+  int32_t count = (int32_t)batch;
+  return checkBlas(dev, lib,
+                   lib->cublasLtMatrixLayoutCreate(layout, type, (uint64_t)rows,
+                                                   (uint64_t)cols, ld),
+                   "cublasLtMatrixLayoutCreate", what) &&
+         checkBlas(dev, lib,
+                   lib->cublasLtMatrixLayoutSetAttribute(
+                       *layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                       sizeof(count)),
+                   "cublasLtMatrixLayoutSetAttribute(BATCH_COUNT)", what) &&
+         checkBlas(dev, lib,
+                   lib->cublasLtMatrixLayoutSetAttribute(
+                       *layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                       &stride, sizeof(stride)),
+                   "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)",
+                   what);
+}
+
+void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
+                            mlxrt_matmul_lt_layout_t *lt) {
+  bool ta = key->flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = key->flags & MLXRT_MATMUL_TRANSPOSE_B;
+  // cuBLASLt's A is our B seen column-major: B^T (n x k) when B is stored
+  // k x n, or B itself (k x n, transposed by the op) when stored n x k.
+  lt->transA = tb;
+  lt->rows[0] = tb ? key->k : key->n;
+  lt->cols[0] = tb ? key->n : key->k;
+  lt->ld[0] = key->ldb;
+  lt->stride[0] = key->strideB;
+  // Its B is our A: A^T (k x m) when A is stored m x k, or A itself (m x k
+  // column-major, transposed by the op) when stored k x m.
+  lt->transB = ta;
+  lt->rows[1] = ta ? key->m : key->k;
+  lt->cols[1] = ta ? key->k : key->m;
+  lt->ld[1] = key->lda;
+  lt->stride[1] = key->strideA;
+  // C^T: n x m column-major.
+  lt->rows[2] = key->n;
+  lt->cols[2] = key->m;
+  lt->ld[2] = key->ldc;
+  lt->stride[2] = key->strideC;
+}
+
+/// Makes the plan of `key` (row-major semantics, see the top of the file).
+static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
+                     const mlxrt_matmul_key *key, Plan *plan,
+                     const char *what) {
+  const mlxrt_cublaslt *lib = s->lib;
+  memset(plan, 0, sizeof(*plan));
+  plan->key = *key;
+  mlxrt_matmul_lt_layout_t lt;
+  mlxrt_matmul_lt_layout(key, &lt);
+  int32_t opA = lt.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int32_t opB = lt.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int abType = cudaType(key->abDtype), cType = cudaType(key->cDtype);
+  if (!checkBlas(dev, lib,
+                 lib->cublasLtMatmulDescCreate(&plan->desc, CUBLAS_COMPUTE_32F,
+                                               CUDA_R_32F),
+                 "cublasLtMatmulDescCreate", what) ||
+      !checkBlas(
+          dev, lib,
+          lib->cublasLtMatmulDescSetAttribute(
+              plan->desc, CUBLASLT_MATMUL_DESC_TRANSA, &opA, sizeof(opA)),
+          "cublasLtMatmulDescSetAttribute(TRANSA)", what) ||
+      !checkBlas(
+          dev, lib,
+          lib->cublasLtMatmulDescSetAttribute(
+              plan->desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB, sizeof(opB)),
+          "cublasLtMatmulDescSetAttribute(TRANSB)", what) ||
+      !setLayout(dev, lib, &plan->a, abType, lt.rows[0], lt.cols[0], lt.ld[0],
+                 key->batch, lt.stride[0], what) ||
+      !setLayout(dev, lib, &plan->b, abType, lt.rows[1], lt.cols[1], lt.ld[1],
+                 key->batch, lt.stride[1], what) ||
+      !setLayout(dev, lib, &plan->c, cType, lt.rows[2], lt.cols[2], lt.ld[2],
+                 key->batch, lt.stride[2], what))
+    return false;
+
+  cublasLtMatmulPreference_t pref = NULL;
+  uint64_t workspace = WorkspaceBytes;
+  // cuBLASLt's A is our B and the other way round.
+  uint32_t alignA = key->alignB, alignB = key->alignA, alignC = key->alignC;
+  cublasLtMatmulHeuristicResult_t result;
+  memset(&result, 0, sizeof(result));
+  int found = 0;
+  bool ok =
+      checkBlas(dev, lib, lib->cublasLtMatmulPreferenceCreate(&pref),
+                "cublasLtMatmulPreferenceCreate", what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulPreferenceSetAttribute(
+                    pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                    sizeof(workspace)),
+                "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)",
+                what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulPreferenceSetAttribute(
+                    pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignA,
+                    sizeof(alignA)),
+                "cublasLtMatmulPreferenceSetAttribute(MIN_ALIGNMENT_A_BYTES)",
+                what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulPreferenceSetAttribute(
+                    pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignB,
+                    sizeof(alignB)),
+                "cublasLtMatmulPreferenceSetAttribute(MIN_ALIGNMENT_B_BYTES)",
+                what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulPreferenceSetAttribute(
+                    pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignC,
+                    sizeof(alignC)),
+                "cublasLtMatmulPreferenceSetAttribute(MIN_ALIGNMENT_C_BYTES)",
+                what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulPreferenceSetAttribute(
+                    pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignC,
+                    sizeof(alignC)),
+                "cublasLtMatmulPreferenceSetAttribute(MIN_ALIGNMENT_D_BYTES)",
+                what) &&
+      checkBlas(dev, lib,
+                lib->cublasLtMatmulAlgoGetHeuristic(
+                    s->handle, plan->desc, plan->a, plan->b, plan->c, plan->c,
+                    pref, 1, &result, &found),
+                "cublasLtMatmulAlgoGetHeuristic", what);
+  if (pref)
+    lib->cublasLtMatmulPreferenceDestroy(pref);
+  if (!ok)
+    return false;
+  if (found < 1 || result.state != CUBLAS_STATUS_SUCCESS) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "cublasLtMatmulAlgoGetHeuristic found no algorithm for "
+                      "%s on %s",
+                      what, dev->base.description);
+    return false;
+  }
+  plan->algo = result.algo;
+  plan->workspaceSize = result.workspaceSize;
+  return true;
+}
+
+/// The cached plan of `key`, made when new.
+static Plan *findPlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
+                      const mlxrt_matmul_key *key, const char *what) {
+  for (size_t i = 0; i < s->numPlans; ++i)
+    if (memcmp(&s->plans[i].key, key, sizeof(*key)) == 0)
+      return &s->plans[i];
+  if (s->numPlans == s->capPlans) {
+    size_t cap = s->capPlans ? 2 * s->capPlans : 8;
+    Plan *grown = realloc(s->plans, cap * sizeof(*grown));
+    if (!grown) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+      return NULL;
+    }
+    s->plans = grown;
+    s->capPlans = cap;
+  }
+  Plan *plan = &s->plans[s->numPlans];
+  if (!makePlan(dev, s, key, plan, what)) {
+    destroyPlan(s->lib, plan);
+    return NULL;
+  }
+  ++s->numPlans;
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// The ABI
+//===----------------------------------------------------------------------===//
+
+void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
+                  int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+                  int64_t lda, int64_t stride_a, int64_t b, int64_t ldb,
+                  int64_t stride_b, int64_t c, int64_t ldc, int64_t stride_c) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed)
+    return;
+  mlxrt_matmul_args p = {ab_dtype, c_dtype,     flags,       batch,
+                         m,        n,           k,           (uint64_t)a,
+                         lda,      stride_a,    (uint64_t)b, ldb,
+                         stride_b, (uint64_t)c, ldc,         stride_c};
+  char what[256];
+  if (batch > 1)
+    snprintf(what, sizeof(what),
+             "the product %jd x (%jd x %jd x %jd) (%s -> %s)", (intmax_t)batch,
+             (intmax_t)m, (intmax_t)n, (intmax_t)k,
+             mlxrt_dtype_name((mlxrt_dtype)ab_dtype),
+             mlxrt_dtype_name((mlxrt_dtype)c_dtype));
+  else
+    snprintf(what, sizeof(what), "the product %jd x %jd x %jd (%s -> %s)",
+             (intmax_t)m, (intmax_t)n, (intmax_t)k,
+             mlxrt_dtype_name((mlxrt_dtype)ab_dtype),
+             mlxrt_dtype_name((mlxrt_dtype)c_dtype));
+  char msg[512];
+  if (!mlxrt_matmul_validate(&p, msg, sizeof(msg))) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_INVALID_ARGUMENT, "mlxrt_matmul: %s",
+                      msg);
+    return;
+  }
+  // Every operand must lie in memory of the device: a compiler bug must not
+  // become a wild write.
+  bool ta = flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = flags & MLXRT_MATMUL_TRANSPOSE_B;
+  size_t abSize = mlxrt_dtype_size((mlxrt_dtype)ab_dtype);
+  struct {
+    const char *name;
+    uint64_t ptr, bytes;
+  } spans[3] = {
+      {"A", p.a,
+       spanBytes(batch, stride_a, ta ? k : m, lda, ta ? m : k, abSize)},
+      {"B", p.b,
+       spanBytes(batch, stride_b, tb ? n : k, ldb, tb ? k : n, abSize)},
+      {"C", p.c,
+       spanBytes(batch, stride_c, m, ldc, n,
+                 mlxrt_dtype_size((mlxrt_dtype)c_dtype))},
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (!mlxrt_cuda_find_range(dev, (uintptr_t)spans[i].ptr,
+                               (size_t)spans[i].bytes)) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                        "mlxrt_matmul: operand %s of %s [0x%jx, +%ju bytes) "
+                        "is not memory of %s",
+                        spans[i].name, what, (uintmax_t)spans[i].ptr,
+                        (uintmax_t)spans[i].bytes, dev->base.description);
+      return;
+    }
+  }
+  struct mlxrt_cublaslt_state *s = getState(dev);
+  if (!s)
+    return;
+  mlxrt_matmul_key key;
+  mlxrt_matmul_make_key(&p, &key);
+  Plan *plan = findPlan(dev, s, &key, what);
+  if (!plan)
+    return;
+  float alpha = 1.0f, beta = (flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
+  void *cPtr = (void *)(uintptr_t)p.c;
+  checkBlas(dev, s->lib,
+            s->lib->cublasLtMatmul(s->handle, plan->desc, &alpha,
+                                   (const void *)(uintptr_t)p.b, plan->a,
+                                   (const void *)(uintptr_t)p.a, plan->b, &beta,
+                                   cPtr, plan->c, cPtr, plan->c, &plan->algo,
+                                   (void *)(uintptr_t)s->workspace,
+                                   plan->workspaceSize, dev->stream),
+            "cublasLtMatmul", what);
+}

@@ -1,0 +1,174 @@
+//===- cuda_graph.c - Replaying a program as a CUDA graph --------*- C -*-===//
+//
+// A program whose host code only enqueues work on the stream (kernels,
+// cuBLASLt products, device copies) tells the runtime so by calling
+// mlxrt_graph_capturable first thing; mlxc emits that call when the graph
+// has no host code that reads or writes buffers. Such a program, run again
+// on the same buffers, is captured once into a CUDA graph and afterwards
+// replayed with one cuGraphLaunch: no per-kernel launch overhead, no module
+// or function lookups, no allocations.
+//
+// The first run on a set of buffers is never captured: it loads the modules
+// and lets cuBLASLt pick its algorithms, which do not belong in a graph.
+// While capturing, the ABI functions (cuda_abi.c) change behaviour:
+// synchronizations and prefetches are skipped (the run prefetches before
+// and after the program), intermediates become graph memory that lives as
+// long as the graph, and copies from host memory (the constants) are made
+// once after capture instead of being captured. If anything fails during
+// capture, the program runs again uncaptured and is never captured again.
+//
+// MLXRT_NO_GRAPH=1 disables graphs, so that both paths can be tested.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool mlxrt_cuda_graphs_disabled(void) {
+  const char *v = getenv("MLXRT_NO_GRAPH");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev) {
+  mlxrt_cuda_graph *g = &dev->graph;
+  if (g->exec)
+    dev->drv->graphExecDestroy(g->exec);
+  g->exec = NULL;
+  mlxrt_cuda_release_kind(dev, MLXRT_CUDA_GRAPH_MEMORY);
+  free(g->args);
+  free(g->uploads);
+  memset(g, 0, sizeof(*g));
+}
+
+static bool sameProgram(const mlxrt_cuda_graph *g, mlxrt_entry_fn entry,
+                        void **args, size_t numArgs) {
+  return g->entry == entry && g->numArgs == numArgs &&
+         (numArgs == 0 || memcmp(g->args, args, numArgs * sizeof(void *)) == 0);
+}
+
+/// Forgets the old program and remembers this one (state NONE).
+static void remember(mlxrt_cuda_device *dev, mlxrt_entry_fn entry, void **args,
+                     size_t numArgs) {
+  mlxrt_cuda_graph_reset(dev);
+  mlxrt_cuda_graph *g = &dev->graph;
+  g->args = malloc((numArgs ? numArgs : 1) * sizeof(void *));
+  if (!g->args) {
+    g->state = MLXRT_GRAPH_UNCAPTURED; // Not remembered: never captured.
+    return;
+  }
+  if (numArgs)
+    memcpy(g->args, args, numArgs * sizeof(void *));
+  g->numArgs = numArgs;
+  g->entry = entry;
+}
+
+/// Ends the capture the program began; instantiates, uploads the constants
+/// and launches the graph. Returns false if the capture must be given up
+/// (nothing of it ran).
+static bool finishCapture(mlxrt_cuda_device *dev) {
+  const mlxrt_cuda_driver *drv = dev->drv;
+  mlxrt_cuda_graph *g = &dev->graph;
+  CUgraph graph = NULL;
+  CUresult r = drv->streamEndCapture(dev->stream, &graph);
+  g->capturing = false;
+  bool ok = !dev->failed && r == CUDA_SUCCESS && graph;
+  if (ok)
+    ok = drv->graphInstantiate(&g->exec, graph, 0) == CUDA_SUCCESS;
+  if (graph)
+    drv->graphDestroy(graph);
+  if (!ok)
+    return false;
+  // The graph's memory is new: the constants go in once.
+  for (size_t i = 0; i < g->numUploads; ++i) {
+    mlxrt_cuda_upload *u = &g->uploads[i];
+    if (!mlxrt_cuda_check(dev, drv->cuMemcpyHtoD_v2(u->dst, u->src, u->bytes),
+                          "cuMemcpyHtoD_v2 of a constant (%zu bytes) into "
+                          "graph memory",
+                          u->bytes))
+      return true; // A real failure: the run reports it.
+  }
+  g->state = MLXRT_GRAPH_READY;
+  mlxrt_cuda_check(dev, drv->graphLaunch(g->exec, dev->stream),
+                   "cuGraphLaunch of the captured program");
+  return true;
+}
+
+bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
+                                   mlxrt_entry_fn entry, void **args,
+                                   size_t numArgs) {
+  const mlxrt_cuda_graph *g = &dev->graph;
+  if (!sameProgram(g, entry, args, numArgs))
+    return false;
+  return g->state == MLXRT_GRAPH_READY ||
+         (g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
+          !mlxrt_cuda_graphs_disabled());
+}
+
+void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                          void **args, size_t numArgs) {
+  mlxrt_cuda_graph *g = &dev->graph;
+  if (!sameProgram(g, entry, args, numArgs))
+    remember(dev, entry, args, numArgs);
+  if (g->state == MLXRT_GRAPH_READY) {
+    mlxrt_cuda_check(dev, dev->drv->graphLaunch(g->exec, dev->stream),
+                     "cuGraphLaunch of the captured program");
+    return;
+  }
+  g->declared = false;
+  g->capture = g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
+               !mlxrt_cuda_graphs_disabled();
+  entry(args);
+  g->capture = false;
+  bool declared = g->declared;
+  g->declared = false;
+  if (g->capturing) {
+    if (finishCapture(dev))
+      return;
+    // Give up graphs for this program; nothing ran, so run it as is.
+    mlxrt_cuda_release_kind(dev, MLXRT_CUDA_GRAPH_MEMORY);
+    g->numUploads = 0;
+    g->state = MLXRT_GRAPH_UNCAPTURED;
+    mlxrt_cuda_clear_failure(dev);
+    entry(args);
+    g->declared = false;
+    return;
+  }
+  if (g->state == MLXRT_GRAPH_NONE && !dev->failed)
+    g->state = declared ? MLXRT_GRAPH_SEEN : MLXRT_GRAPH_UNCAPTURED;
+}
+
+void mlxrt_graph_capturable(void) {
+  mlxrt_cuda_device *dev = mlxrt_cuda_active();
+  if (!dev || dev->failed)
+    return;
+  mlxrt_cuda_graph *g = &dev->graph;
+  g->declared = true;
+  if (!g->capture || g->capturing)
+    return;
+  // Relaxed: the driver calls of the ABI that are not stream work (memory
+  // queries, allocations) stay legal during capture.
+  if (dev->drv->streamBeginCapture(
+          dev->stream, CU_STREAM_CAPTURE_MODE_RELAXED) == CUDA_SUCCESS)
+    g->capturing = true;
+  else
+    g->state = MLXRT_GRAPH_UNCAPTURED;
+}
+
+bool mlxrt_cuda_capture_upload(mlxrt_cuda_device *dev, CUdeviceptr dst,
+                               const void *src, size_t bytes) {
+  mlxrt_cuda_graph *g = &dev->graph;
+  if (g->numUploads == g->capUploads) {
+    size_t cap = g->capUploads ? 2 * g->capUploads : 8;
+    mlxrt_cuda_upload *grown = realloc(g->uploads, cap * sizeof(*grown));
+    if (!grown) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+      return false;
+    }
+    g->uploads = grown;
+    g->capUploads = cap;
+  }
+  g->uploads[g->numUploads++] = (mlxrt_cuda_upload){dst, src, bytes};
+  return true;
+}

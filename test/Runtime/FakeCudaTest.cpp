@@ -1,0 +1,392 @@
+//===- FakeCudaTest.cpp - The CUDA logic against a host driver --*- C++ -*-===//
+//
+// The runtime with FakeCuda.c as its driver and cuBLASLt (a process of its
+// own: the driver, once loaded, stays): CUDA graph capture, replay and
+// fallback, cuBLASLt plans and products, and the choice of module image,
+// everywhere, GPU or not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace mlxrt_test;
+
+namespace {
+
+/// The fake's control functions (FakeCuda.c).
+struct Fake {
+  long (*get)(const char *);
+  void (*set)(const char *, long);
+  void (*registerKernel)(const char *, void (*)(void **), int, const size_t *);
+  const char *(*lastImage)();
+} F;
+
+constexpr unsigned N = 64;
+
+void scale2(void **params) {
+  float *in = *static_cast<float **>(params[0]);
+  float *out = *static_cast<float **>(params[1]);
+  unsigned n = *static_cast<unsigned *>(params[2]);
+  for (unsigned i = 0; i < n; ++i)
+    out[i] = 2 * in[i];
+}
+
+void scaleBy(void **params) {
+  float *in = *static_cast<float **>(params[0]);
+  float *out = *static_cast<float **>(params[1]);
+  float factor = **static_cast<float **>(params[2]);
+  unsigned n = *static_cast<unsigned *>(params[3]);
+  for (unsigned i = 0; i < n; ++i)
+    out[i] = in[i] * factor;
+}
+
+void *Module;
+int Calls;
+unsigned Block = 256;
+const float Three = 3.0f;
+
+void launch(const char *name, std::vector<void *> values) {
+  void *fn = mgpuModuleGetFunction(Module, name);
+  void *stream = mgpuStreamCreate();
+  unsigned n = N;
+  std::vector<void *> params;
+  for (void *&v : values)
+    params.push_back(&v);
+  params.push_back(&n);
+  mgpuLaunchKernel(fn, 1, 1, 1, Block, 1, 1, 0, stream, params.data(), nullptr,
+                   params.size());
+  // The stock lowering synchronizes after every launch.
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+}
+
+/// out = 6 * in: 2 * in into a device arena, then times the constant 3 that
+/// is copied from host memory into the arena, as placement emits it.
+void programEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++Calls;
+  void *stream = mgpuStreamCreate();
+  float *arena =
+      static_cast<float *>(mgpuMemAlloc((N + 1) * sizeof(float), stream, 0));
+  mgpuStreamSynchronize(stream);
+  mgpuMemcpy(arena + N, const_cast<float *>(&Three), sizeof(float), stream);
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[0]), N * sizeof(float), 1);
+  launch("scale2", {args[0], arena});
+  launch("scale_by", {arena, args[1], arena + N});
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[1]), N * sizeof(float), 0);
+  mgpuMemFree(arena, stream);
+}
+
+/// The same without mlxrt_graph_capturable: never captured.
+void uncapturableEntry(void **args) {
+  ++Calls;
+  launch("scale2", {args[0], args[1]});
+}
+
+/// C (3 x 5) = A (3 x 4) @ B^T (B stored 5 x 4), batch 2 with B shared; In
+/// holds A then B, Out holds C.
+struct ProductShape {
+  int64_t batch = 2, m = 3, n = 5, k = 4;
+} S;
+
+void matmulEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++Calls;
+  float *in = static_cast<float *>(args[0]);
+  intptr_t a = reinterpret_cast<intptr_t>(in);
+  intptr_t b = reinterpret_cast<intptr_t>(in + S.batch * S.m * S.k);
+  mlxrt_matmul(MLXRT_DTYPE_FLOAT32, MLXRT_DTYPE_FLOAT32,
+               MLXRT_MATMUL_TRANSPOSE_B, S.batch, S.m, S.n, S.k, a, S.k,
+               S.m * S.k, b, S.k, 0, reinterpret_cast<intptr_t>(args[1]), S.n,
+               S.m * S.n);
+}
+
+class FakeCuda : public ::testing::TestWithParam<bool> {
+protected:
+  void SetUp() override {
+    for (const char *name : {"launches", "syncs", "captured", "graph_launches",
+                             "capture_errors", "heuristics", "handles",
+                             "products", "fail_instantiate", "unsupported_m"})
+      F.set(name, 0);
+    F.set("cc_major", 9);
+    F.set("cc_minor", 0);
+    Calls = 0;
+    Block = 256;
+    S = ProductShape();
+    open();
+    Module = mgpuModuleLoadJIT(const_cast<char *>("fake PTX"), 3);
+  }
+  void open() {
+    if (GetParam())
+      setenv("MLXRT_NO_UNIFIED", "1", 1);
+    mlxrt_error err;
+    ASSERT_EQ(mlxrt_device_open("cuda", &Dev, &err), MLXRT_OK) << err.message;
+    unsetenv("MLXRT_NO_UNIFIED");
+    ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &In, &err), MLXRT_OK);
+    ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+  }
+  void close() {
+    mlxrt_device_free(Dev, In);
+    mlxrt_device_free(Dev, Out);
+    mlxrt_device_close(Dev);
+    Dev = nullptr;
+  }
+  void TearDown() override {
+    if (Dev)
+      close();
+    mgpuModuleUnload(Module);
+    // Everything the runtime allocated is freed: buffers, graph memory,
+    // cuBLASLt's workspace.
+    EXPECT_EQ(F.get("live_allocs"), 0);
+  }
+  mlxrt_status run(mlxrt_entry_fn entry) {
+    void *args[] = {In, Out};
+    Err.message[0] = '\0';
+    return mlxrt_device_run(Dev, entry, args, 1, 1, nullptr, &Err);
+  }
+  float *in() { return static_cast<float *>(In); }
+  float *out() { return static_cast<float *>(Out); }
+  void setInput(float offset) {
+    for (unsigned i = 0; i < N; ++i)
+      in()[i] = float(i) - 7.5f + offset;
+    std::memset(Out, 0, N * sizeof(float));
+  }
+  void expectTimes(float factor, float offset) {
+    for (unsigned i = 0; i < N; ++i)
+      ASSERT_EQ(out()[i], factor * (float(i) - 7.5f + offset)) << "at " << i;
+  }
+  mlxrt_device *Dev = nullptr;
+  void *In = nullptr, *Out = nullptr;
+  mlxrt_error Err;
+};
+
+TEST_P(FakeCuda, SecondRunCapturedThenReplayed) {
+  for (int r = 0; r < 4; ++r) {
+    setInput(float(r));
+    ASSERT_EQ(run(programEntry), MLXRT_OK)
+        << "run " << r << ": " << Err.message;
+    expectTimes(6, float(r));
+  }
+  // Run 1 direct, run 2 captured (and launched), runs 3 and 4 replayed.
+  EXPECT_EQ(Calls, 2);
+  EXPECT_EQ(F.get("graph_launches"), 3);
+  EXPECT_EQ(F.get("capture_errors"), 0);
+  EXPECT_EQ(F.get("launches"), 2 + 3 * 2);
+  // Two launches captured; the constant was not (it is uploaded once).
+  EXPECT_EQ(F.get("captured"), 2);
+}
+
+TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
+  setInput(0);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  expectTimes(2, 0);
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(Calls, 5);
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(Calls, 7);
+  EXPECT_EQ(F.get("graph_launches"), 3);
+  // A new output buffer: the graph wrote the old one.
+  mlxrt_device_free(Dev, Out);
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+  setInput(1);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 1);
+  EXPECT_EQ(Calls, 8);
+}
+
+TEST_P(FakeCuda, GraphsOffByEnvironment) {
+  setenv("MLXRT_NO_GRAPH", "1", 1);
+  setInput(0);
+  for (int r = 0; r < 3; ++r)
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  unsetenv("MLXRT_NO_GRAPH");
+  expectTimes(6, 0);
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("graph_launches"), 0);
+  EXPECT_EQ(F.get("captured"), 0);
+  // None of the program's two per-launch synchronizations happen: only
+  // the run's at its end and, in unified mode, the one after the output's
+  // prefetch to the host.
+  EXPECT_EQ(F.get("syncs"), 3 * (GetParam() ? 1 : 2));
+}
+
+TEST_P(FakeCuda, OtherProgramsSynchronizeAfterEachLaunch) {
+  setInput(0);
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  expectTimes(2, 0);
+  EXPECT_EQ(F.get("graph_launches"), 0);
+  // One after the launch, one at the end of the run.
+  EXPECT_EQ(F.get("syncs"), 2 * 2);
+}
+
+TEST_P(FakeCuda, FailedCaptureRunsUncapturedFromThenOn) {
+  F.set("fail_instantiate", 1);
+  for (int r = 0; r < 3; ++r) {
+    setInput(float(r));
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+    expectTimes(6, float(r));
+  }
+  // Run 2 captured, failed to instantiate and ran again; run 3 directly.
+  EXPECT_EQ(Calls, 4);
+  EXPECT_EQ(F.get("graph_launches"), 0);
+  EXPECT_EQ(F.get("launches"), 3 * 2);
+}
+
+TEST_P(FakeCuda, ErrorDuringCaptureIsTheProgramsError) {
+  setInput(0);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  Block = 4096;
+  EXPECT_EQ(run(programEntry), MLXRT_ERROR_DEVICE);
+  EXPECT_TRUE(contains(Err.message, "cuLaunchKernel of kernel 'scale2' (grid "
+                                    "1 x 1 x 1, block 4096 x 1 x 1"))
+      << Err.message;
+  EXPECT_EQ(Calls, 3); // The capture, then the run that reported it.
+  Block = 256;
+  setInput(2);
+  for (int r = 0; r < 3; ++r)
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 2);
+  EXPECT_EQ(Calls, 5);
+  EXPECT_EQ(F.get("graph_launches"), 2);
+}
+
+TEST_P(FakeCuda, ProductsThroughCublasLt) {
+  // A = 1, 2, ...; B = small integers; exact in float32.
+  int64_t aCount = S.batch * S.m * S.k;
+  for (int64_t i = 0; i < aCount + S.n * S.k; ++i)
+    in()[i] = float(int(i % 9) - 4);
+  std::vector<float> want(S.batch * S.m * S.n);
+  for (int64_t b = 0; b < S.batch; ++b)
+    for (int64_t i = 0; i < S.m; ++i)
+      for (int64_t j = 0; j < S.n; ++j) {
+        float sum = 0;
+        for (int64_t l = 0; l < S.k; ++l)
+          sum += in()[b * S.m * S.k + i * S.k + l] * in()[aCount + j * S.k + l];
+        want[(b * S.m + i) * S.n + j] = sum;
+      }
+  for (int r = 0; r < 3; ++r) {
+    std::memset(Out, 0, N * sizeof(float));
+    ASSERT_EQ(run(matmulEntry), MLXRT_OK) << Err.message;
+    EXPECT_EQ(std::vector<float>(out(), out() + want.size()), want)
+        << "run " << r;
+  }
+  EXPECT_EQ(F.get("handles"), 1);
+  EXPECT_EQ(F.get("heuristics"), 1); // One plan, made on the first run.
+  EXPECT_EQ(F.get("products"), 3);
+  EXPECT_EQ(F.get("graph_launches"), 2);
+  EXPECT_EQ(Calls, 2);
+  // Another shape is another plan. (The same program on the same buffers
+  // would replay its graph: another program runs in between.)
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  S.m = 2;
+  ASSERT_EQ(run(matmulEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(F.get("heuristics"), 2);
+}
+
+TEST_P(FakeCuda, UnsupportedProductNamesTheCall) {
+  F.set("unsupported_m", 5); // cuBLASLt's m is our n.
+  EXPECT_EQ(run(matmulEntry), MLXRT_ERROR_DEVICE);
+  EXPECT_EQ(std::string(Err.message),
+            "cublasLtMatmulAlgoGetHeuristic for the product 2 x (3 x 5 x 4) "
+            "(float32 -> float32) failed on cuda:0 (Fake GPU): "
+            "CUBLAS_STATUS_NOT_SUPPORTED (fake status)");
+}
+
+std::string image(const std::vector<std::pair<uint32_t, std::string>> &parts,
+                  uint32_t cubinSm) {
+  std::string s = "MLXCIMG1";
+  auto put32 = [&](uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      s.push_back(char((v >> (8 * i)) & 0xff));
+  };
+  put32(uint32_t(parts.size()));
+  put32(0);
+  uint64_t offset = 16 + 32 * parts.size();
+  for (auto &[kind, data] : parts) {
+    put32(kind);
+    put32(kind ? cubinSm : 70);
+    put32(0);
+    put32(0);
+    put32(uint32_t(offset));
+    put32(0);
+    put32(uint32_t(data.size()));
+    put32(0);
+    offset += data.size();
+  }
+  for (auto &part : parts)
+    s += part.second;
+  return s;
+}
+
+TEST_P(FakeCuda, ModuleImageForTheDevice) {
+  const std::string ptx("PTX for sm_70...\0", 17);
+  std::string blob = image({{0, ptx}, {1, "CUBIN sm_90 ELF."}}, 90);
+  void *module = mgpuModuleLoad(blob.data(), blob.size());
+  mgpuModuleUnload(Module);
+  Module = module;
+  setInput(0);
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  expectTimes(2, 0);
+  EXPECT_EQ(std::string(F.lastImage(), 11), "CUBIN sm_90");
+  // An sm_86 device gets the PTX.
+  close();
+  F.set("cc_major", 8);
+  F.set("cc_minor", 6);
+  open();
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(std::string(F.lastImage(), 11), "PTX for sm_");
+  // A cubin the driver rejects: the PTX again.
+  close();
+  F.set("cc_major", 9);
+  F.set("cc_minor", 0);
+  std::string bad = image({{0, ptx}, {1, "BADCUBIN sm_90.."}}, 90);
+  mgpuModuleUnload(Module);
+  Module = mgpuModuleLoad(bad.data(), bad.size());
+  open();
+  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(std::string(F.lastImage(), 11), "PTX for sm_");
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FakeCuda, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "CopyMode" : "Unified";
+                         });
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Before the runtime looks for a driver: the fake is the driver and
+  // cuBLASLt.
+  setenv("MLXRT_LIBCUDA", MLXRT_FAKE_CUDA, 1);
+  setenv("MLXRT_LIBCUBLASLT", MLXRT_FAKE_CUDA, 1);
+  unsetenv("MLXRT_NO_GRAPH");
+  void *lib = dlopen(MLXRT_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "cannot load %s: %s\n", MLXRT_FAKE_CUDA, dlerror());
+    return 1;
+  }
+  *reinterpret_cast<void **>(&F.get) = dlsym(lib, "fake_cuda_get");
+  *reinterpret_cast<void **>(&F.set) = dlsym(lib, "fake_cuda_set");
+  *reinterpret_cast<void **>(&F.registerKernel) =
+      dlsym(lib, "fake_cuda_register_kernel");
+  *reinterpret_cast<void **>(&F.lastImage) = dlsym(lib, "fake_cuda_last_image");
+  static const size_t twoPointers[] = {sizeof(void *), sizeof(void *),
+                                       sizeof(unsigned)};
+  static const size_t threePointers[] = {sizeof(void *), sizeof(void *),
+                                         sizeof(void *), sizeof(unsigned)};
+  F.registerKernel("scale2", scale2, 3, twoPointers);
+  F.registerKernel("scale_by", scaleBy, 4, threePointers);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
