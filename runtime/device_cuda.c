@@ -197,6 +197,7 @@ mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
   a->kind = kind;
   a->managed = managed;
   a->where = MLXRT_CUDA_ANYWHERE;
+  a->hostResident = false;
   *out = key;
   return MLXRT_OK;
 }
@@ -213,6 +214,7 @@ void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes) {
   a->kind = MLXRT_CUDA_SINK;
   a->managed = false;
   a->where = MLXRT_CUDA_ANYWHERE;
+  a->hostResident = false;
   return p;
 }
 
