@@ -76,7 +76,7 @@ fi
 
 # Every mode over its folder of cases, 12 processes at a time (one GPU).
 # Memcheck only on the cases with products, attention and reductions.
-MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32"
+MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
             cubin:cubin cubin-only:cubin-only ptx-needed:ptx-needed; do
