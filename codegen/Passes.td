@@ -55,6 +55,18 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
 // GPU preparation
 //===----------------------------------------------------------------------===//
 
+def MlxcReadOnlyInputs : Pass<"mlxc-read-only-inputs", "::mlir::ModuleOp"> {
+  let summary = "Mark graph inputs read-only for bufferization";
+  let description = [{
+    Runs before one-shot bufferization: every tensor argument of a function
+    with a body gets `bufferization.writable = false`. Graph inputs belong
+    to the caller (on the GPU they are the caller's unified buffers, read
+    again by later runs and by CUDA graph replays), so an op that updates
+    a tensor in place (scatter, slice_update) must work on a copy.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {
   let summary = "Turn memref.copy into linalg.copy";
   let description = [{

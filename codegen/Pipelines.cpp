@@ -18,7 +18,8 @@ std::string mlx::getLinalgPipeline(bool keepProducts) {
 /// caller-allocated out-parameters (marked `bufferize.result`), so that the
 /// runtime owns every input and output buffer.
 static std::string getBufferizePipeline(bool markResults) {
-  return std::string("one-shot-bufferize{bufferize-function-boundaries "
+  return std::string("mlxc-read-only-inputs,"
+                     "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"
                      "buffer-results-to-out-params{hoist-static-allocs "
