@@ -22,9 +22,7 @@
 using namespace mlir;
 using namespace mlir::mlx;
 
-namespace {
-enum class Combine { Sum, Prod, Max, Min, All, Any };
-} // namespace
+using Combine = CombineKind;
 
 /// The value that leaves any element unchanged under `kind` in `dtype`.
 static Value identityValue(OpBuilder &b, Location loc, Combine kind,
@@ -58,32 +56,6 @@ static Value identityValue(OpBuilder &b, Location loc, Combine kind,
   Type storage = toStorageType(dtype);
   return arith::ConstantOp::create(b, loc, storage,
                                    b.getIntegerAttr(storage, value));
-}
-
-static Value combine(OpBuilder &b, Location loc, Combine kind, Value acc,
-                     Value x, Type dtype) {
-  bool isFloat = isa<FloatType>(dtype);
-  switch (kind) {
-  case Combine::Sum:
-    if (dtype.isInteger(1))
-      return arith::OrIOp::create(b, loc, acc, x);
-    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
-                   : Value(arith::AddIOp::create(b, loc, acc, x));
-  case Combine::Prod:
-    if (dtype.isInteger(1))
-      return arith::AndIOp::create(b, loc, acc, x);
-    return isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
-                   : Value(arith::MulIOp::create(b, loc, acc, x));
-  case Combine::Max:
-    return emitMaximum(b, loc, x, acc, dtype);
-  case Combine::Min:
-    return emitMinimum(b, loc, x, acc, dtype);
-  case Combine::All:
-    return arith::AndIOp::create(b, loc, acc, x);
-  case Combine::Any:
-    return arith::OrIOp::create(b, loc, acc, x);
-  }
-  llvm_unreachable("unknown combine");
 }
 
 /// The accumulator dtype of a reduction producing `dtype`.
@@ -130,8 +102,8 @@ struct ReduceOpLowering final : OpConversionPattern<OpTy> {
         rewriter, loc, adaptor.getX(), filled, axes,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = castScalar(b, l, args[0], inDtype, accDtype);
-          linalg::YieldOp::create(b, l,
-                                  combine(b, l, kind, args[1], x, accDtype));
+          linalg::YieldOp::create(
+              b, l, combineScalars(b, l, kind, args[1], x, accDtype));
         });
     Value result = reduce.getResult(0);
     auto reducedType = RankedTensorType::get(reducedShape, accDtype);
@@ -327,7 +299,8 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
                   [&](OpBuilder &bb, Location ll, ValueRange args) {
                     Value v = castScalar(bb, ll, args[0], inDtype, accDtype);
                     linalg::YieldOp::create(
-                        bb, ll, combine(bb, ll, kind, args[1], v, accDtype));
+                        bb, ll,
+                        combineScalars(bb, ll, kind, args[1], v, accDtype));
                   })
                   .getResult(0);
           if (inclusive)

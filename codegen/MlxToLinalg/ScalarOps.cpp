@@ -589,3 +589,29 @@ Value mlx::scalarConstant(OpBuilder &b, Location loc, Type dtype,
     return floatConstant(b, loc, storage, value);
   return intConstant(b, loc, storage, static_cast<int64_t>(value));
 }
+
+Value mlx::combineScalars(OpBuilder &b, Location loc, CombineKind kind,
+                          Value acc, Value x, Type dtype) {
+  bool isFloat = isa<FloatType>(dtype);
+  switch (kind) {
+  case CombineKind::Sum:
+    if (dtype.isInteger(1))
+      return arith::OrIOp::create(b, loc, acc, x);
+    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                   : Value(arith::AddIOp::create(b, loc, acc, x));
+  case CombineKind::Prod:
+    if (dtype.isInteger(1))
+      return arith::AndIOp::create(b, loc, acc, x);
+    return isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
+                   : Value(arith::MulIOp::create(b, loc, acc, x));
+  case CombineKind::Max:
+    return emitMaximum(b, loc, x, acc, dtype);
+  case CombineKind::Min:
+    return emitMinimum(b, loc, x, acc, dtype);
+  case CombineKind::All:
+    return arith::AndIOp::create(b, loc, acc, x);
+  case CombineKind::Any:
+    return arith::OrIOp::create(b, loc, acc, x);
+  }
+  llvm_unreachable("unknown combine");
+}

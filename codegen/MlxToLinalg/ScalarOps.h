@@ -35,6 +35,13 @@ Value emitMinimum(OpBuilder &b, Location loc, Value x, Value y, Type dtype);
 /// The storage constant of `value` in MLX dtype `dtype`.
 Value scalarConstant(OpBuilder &b, Location loc, Type dtype, double value);
 
+/// How reductions, scans and scatters merge two values.
+enum class CombineKind { Sum, Prod, Max, Min, All, Any };
+/// `acc` merged with `x` under `kind` with MLX's semantics for `dtype` (sum
+/// and product of bools are or/and; max/min propagate NaN).
+Value combineScalars(OpBuilder &b, Location loc, CombineKind kind, Value acc,
+                     Value x, Type dtype);
+
 /// Whether `op` is an elementwise op that emitElementwiseScalar handles.
 bool isElementwiseOp(Operation *op);
 

@@ -23,28 +23,22 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 namespace {
+/// How an update meets the element it lands on: replaces it, or combines.
 enum class Update { Assign, Sum, Prod, Max, Min };
 
 Value applyUpdate(OpBuilder &b, Location loc, Update kind, Value old,
                   Value update, Type dtype) {
-  bool isFloat = isa<FloatType>(dtype);
   switch (kind) {
   case Update::Assign:
     return update;
   case Update::Sum:
-    if (dtype.isInteger(1))
-      return arith::OrIOp::create(b, loc, old, update);
-    return isFloat ? Value(arith::AddFOp::create(b, loc, old, update))
-                   : Value(arith::AddIOp::create(b, loc, old, update));
+    return combineScalars(b, loc, CombineKind::Sum, old, update, dtype);
   case Update::Prod:
-    if (dtype.isInteger(1))
-      return arith::AndIOp::create(b, loc, old, update);
-    return isFloat ? Value(arith::MulFOp::create(b, loc, old, update))
-                   : Value(arith::MulIOp::create(b, loc, old, update));
+    return combineScalars(b, loc, CombineKind::Prod, old, update, dtype);
   case Update::Max:
-    return emitMaximum(b, loc, old, update, dtype);
+    return combineScalars(b, loc, CombineKind::Max, old, update, dtype);
   case Update::Min:
-    return emitMinimum(b, loc, old, update, dtype);
+    return combineScalars(b, loc, CombineKind::Min, old, update, dtype);
   }
   llvm_unreachable("unknown update");
 }

@@ -128,6 +128,19 @@ def compare(name, dtype, got, want, rtol):
     return None
 
 
+def check_ptxas(mlxc, graph, workdir, ptxas):
+    """Exits unless ptxas accepts the graph's PTX for sm_75 and sm_90."""
+    ptx = os.path.join(workdir, "kernels.ptx")
+    subprocess.run([mlxc, graph, "--emit=ptx", "-o", ptx], check=True,
+                   capture_output=True)
+    for arch in ("sm_75", "sm_90"):
+        run = subprocess.run([ptxas, f"-arch={arch}", ptx, "-o",
+                              os.path.join(workdir, f"{arch}.cubin")],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"ptxas -arch={arch} rejected the PTX:\n{run.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("graph")
@@ -163,15 +176,7 @@ def main():
         subprocess.run([args.mlxc, args.graph, "-o", exe] + target, check=True,
                        stderr=subprocess.DEVNULL if args.prepare else None)
     if args.ptxas:
-        ptx = os.path.join(args.workdir, "kernels.ptx")
-        subprocess.run([args.mlxc, args.graph, "--emit=ptx", "-o", ptx],
-                       check=True, capture_output=True)
-        for arch in ("sm_75", "sm_90"):
-            run = subprocess.run([args.ptxas, f"-arch={arch}", ptx, "-o",
-                                  os.path.join(args.workdir, f"{arch}.cubin")],
-                                 capture_output=True, text=True)
-            if run.returncode != 0:
-                sys.exit(f"ptxas -arch={arch} rejected the PTX:\n{run.stderr}")
+        check_ptxas(args.mlxc, args.graph, args.workdir, args.ptxas)
     help_text = subprocess.run([exe, "--help"], check=True, capture_output=True,
                                text=True).stdout
     sig = parse_signature(help_text)

@@ -46,15 +46,7 @@ def main():
     subprocess.run(cmd, check=True,
                    stderr=subprocess.DEVNULL if args.prepare else None)
     if args.ptxas:
-        ptx = os.path.join(args.workdir, "kernels.ptx")
-        subprocess.run([args.mlxc, export, "--emit=ptx", "-o", ptx],
-                       check=True, capture_output=True)
-        for arch in ("sm_75", "sm_90"):
-            run = subprocess.run([args.ptxas, f"-arch={arch}", ptx, "-o",
-                                  os.path.join(args.workdir, f"{arch}.cubin")],
-                                 capture_output=True, text=True)
-            if run.returncode != 0:
-                sys.exit(f"ptxas -arch={arch} rejected the PTX:\n{run.stderr}")
+        check.check_ptxas(args.mlxc, export, args.workdir, args.ptxas)
 
     inputs = np.load(os.path.join(args.workdir, args.model + ".inputs.npz"))
     expected = np.load(os.path.join(args.workdir, args.model + ".expected.npz"))
