@@ -322,12 +322,17 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
                                 PatternRewriter &rewriter) const override {
     GraphBuilder g(rewriter, op.getLoc());
     Value x = op.getX();
-    if (g.shape(op.getOffset()).size() != 0)
-      return rewriter.notifyMatchFailure(op, "per-batch offsets");
     Type dt = g.dtype(x);
     Type f = f32(rewriter);
     SmallVector<int64_t> shape(g.shape(x));
     int64_t rank = shape.size(), len = shape[rank - 2], feat = shape[rank - 1];
+    // A scalar offset, or one per batch entry (the first axis).
+    ArrayRef<int64_t> offsetShape = g.shape(op.getOffset());
+    bool perBatch = !offsetShape.empty();
+    if (perBatch &&
+        (offsetShape.size() != 1 || rank < 3 || offsetShape[0] != shape[0]))
+      return rewriter.notifyMatchFailure(op, "offsets of an unsupported shape");
+    int64_t batch = perBatch ? shape[0] : 1;
     int64_t dims = op.getDims(), half = dims / 2;
     auto arange = [&](int64_t n) {
       return ArangeOp::create(
@@ -336,7 +341,11 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
                  rewriter.getF64FloatAttr(1))
           .getResult();
     };
-    Value positions = g.add(arange(len), g.astype(op.getOffset(), f));
+    // positions: [L], or [B, L] with per-batch offsets.
+    Value offset = g.astype(op.getOffset(), f);
+    Value positions = perBatch ? g.add(g.reshape(arange(len), {1, len}),
+                                       g.reshape(offset, {batch, 1}))
+                               : g.add(arange(len), offset);
     positions = g.mul(positions, g.scalar(f, op.getScale().convertToDouble()));
     Value invFreq;
     if (Value freqs = op.getFreqs()) {
@@ -346,8 +355,16 @@ struct DecomposeRope final : OpRewritePattern<RopeOp> {
       invFreq =
           g.op<ExpOp>(g.mul(arange(half), g.scalar(f, -2.0 * logBase / dims)));
     }
-    Value theta =
-        g.mul(g.reshape(positions, {len, 1}), g.reshape(invFreq, {1, half}));
+    Value theta = g.mul(g.reshape(positions, {batch, len, 1}),
+                        g.reshape(invFreq, {1, 1, half}));
+    // [L, half] broadcasts over x's leading axes; [B, 1..., L, half] keeps
+    // the batch axis.
+    SmallVector<int64_t> thetaShape = {len, half};
+    if (perBatch) {
+      thetaShape.insert(thetaShape.begin(), rank - 3, 1);
+      thetaShape.insert(thetaShape.begin(), batch);
+    }
+    theta = g.reshape(theta, thetaShape);
     Value cos = g.op<CosOp>(theta), sin = g.op<SinOp>(theta);
     auto slice = [&](Value v, int64_t start, int64_t stop, int64_t stride) {
       SmallVector<int64_t> lo(rank, 0), hi(shape), st(rank, 1);
