@@ -23,24 +23,13 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 namespace {
-/// How an update meets the element it lands on: replaces it, or combines.
-enum class Update { Assign, Sum, Prod, Max, Min };
+/// How an update meets the element it lands on: replaces it (no combine), or
+/// combines with it.
+using Update = std::optional<CombineKind>;
 
 Value applyUpdate(OpBuilder &b, Location loc, Update kind, Value old,
                   Value update, Type dtype) {
-  switch (kind) {
-  case Update::Assign:
-    return update;
-  case Update::Sum:
-    return combineScalars(b, loc, CombineKind::Sum, old, update, dtype);
-  case Update::Prod:
-    return combineScalars(b, loc, CombineKind::Prod, old, update, dtype);
-  case Update::Max:
-    return combineScalars(b, loc, CombineKind::Max, old, update, dtype);
-  case Update::Min:
-    return combineScalars(b, loc, CombineKind::Min, old, update, dtype);
-  }
-  llvm_unreachable("unknown update");
+  return kind ? combineScalars(b, loc, *kind, old, update, dtype) : update;
 }
 
 /// Row-major multi-index of linear position `t` in `shape`.
@@ -86,9 +75,12 @@ Value emitUpdateLoop(
 
 /// scatter*: updates[b..., s...] goes to src at s + (idx_k[b...] on axis
 /// axes[k]).
-template <typename OpTy, Update kind>
+template <typename OpTy>
 struct ScatterOpLowering final : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+  ScatterOpLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    Update kind)
+      : OpConversionPattern<OpTy>(converter, ctx), kind(kind) {}
+  Update kind;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -141,9 +133,12 @@ struct ScatterOpLowering final : OpConversionPattern<OpTy> {
 /// put_along_axis / scatter_add_axis: for each position p of the indices
 /// (broadcast to the result on the other axes), values[p] goes to
 /// x[p with axis = indices[p]].
-template <typename OpTy, Update kind>
+template <typename OpTy>
 struct ScatterAxisOpLowering final : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+  ScatterAxisOpLowering(const TypeConverter &converter, MLIRContext *ctx,
+                        Update kind)
+      : OpConversionPattern<OpTy>(converter, ctx), kind(kind) {}
+  Update kind;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -195,12 +190,18 @@ struct ScatterAxisOpLowering final : OpConversionPattern<OpTy> {
 
 void mlx::populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<ScatterOpLowering<ScatterOp, Update::Assign>,
-               ScatterOpLowering<ScatterAddOp, Update::Sum>,
-               ScatterOpLowering<ScatterProdOp, Update::Prod>,
-               ScatterOpLowering<ScatterMaxOp, Update::Max>,
-               ScatterOpLowering<ScatterMinOp, Update::Min>,
-               ScatterAxisOpLowering<PutAlongAxisOp, Update::Assign>,
-               ScatterAxisOpLowering<ScatterAddAxisOp, Update::Sum>>(
-      converter, patterns.getContext());
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ScatterOpLowering<ScatterOp>>(converter, ctx, std::nullopt);
+  patterns.add<ScatterOpLowering<ScatterAddOp>>(converter, ctx,
+                                                CombineKind::Sum);
+  patterns.add<ScatterOpLowering<ScatterProdOp>>(converter, ctx,
+                                                 CombineKind::Prod);
+  patterns.add<ScatterOpLowering<ScatterMaxOp>>(converter, ctx,
+                                                CombineKind::Max);
+  patterns.add<ScatterOpLowering<ScatterMinOp>>(converter, ctx,
+                                                CombineKind::Min);
+  patterns.add<ScatterAxisOpLowering<PutAlongAxisOp>>(converter, ctx,
+                                                      std::nullopt);
+  patterns.add<ScatterAxisOpLowering<ScatterAddAxisOp>>(converter, ctx,
+                                                        CombineKind::Sum);
 }

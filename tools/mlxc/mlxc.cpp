@@ -159,6 +159,17 @@ static std::string defaultRuntimeDir(const char *argv0) {
   return std::string(dir);
 }
 
+/// Renames a finished temporary file to `path` (or removes it and says why).
+static LogicalResult moveIntoPlace(StringRef temp, StringRef path) {
+  if (std::error_code ec = sys::fs::rename(temp, path)) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
+           << "\n";
+    return failure();
+  }
+  return success();
+}
+
 /// Links `object` with the runtime into `output` (through a temporary file,
 /// so that a failed link leaves nothing behind).
 static LogicalResult linkExecutable(StringRef object, StringRef output,
@@ -190,13 +201,7 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
            << (message.empty() ? "" : ": " + message) << "\n";
     return failure();
   }
-  if (std::error_code ec = sys::fs::rename(temp, output)) {
-    sys::fs::remove(temp);
-    errs() << "mlxc: error: cannot write " << output << ": " << ec.message()
-           << "\n";
-    return failure();
-  }
-  return success();
+  return moveIntoPlace(temp, output);
 }
 
 /// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
@@ -294,13 +299,7 @@ writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
     sys::fs::remove(temp);
     return failure();
   }
-  if (std::error_code ec = sys::fs::rename(temp, library)) {
-    sys::fs::remove(temp);
-    errs() << "mlxc: error: cannot write " << library << ": " << ec.message()
-           << "\n";
-    return failure();
-  }
-  return success();
+  return moveIntoPlace(temp, library);
 }
 
 /// Prints the memory plan mlx-memory-placement made for the graph.
