@@ -54,15 +54,19 @@ test: build $(ASAN_BUILD)/build.ninja
 # Compiles the bundled MLP (CPU + CUDA variants when the CUDA toolkit's
 # libdevice is present), runs it (GPU when present, else CPU) and checks the
 # result against a float64 reference.
+DEMO_DIR   ?= $(BUILD)/demo
 DEMO_TARGET := $(if $(wildcard /usr/local/cuda/nvvm/libdevice/libdevice.10.bc),cuda,cpu)
 demo: build
-	$(BUILD)/bin/mlxc examples/mlp.mlir --target=$(DEMO_TARGET) -o $(BUILD)/demo/mlp
-	python3 examples/mlp_inputs.py $(BUILD)/demo
-	cd $(BUILD)/demo && ./mlp --input x.npy --input w1.npy --input b1.npy \
+	@mkdir -p $(DEMO_DIR)
+	$(BUILD)/bin/mlxc examples/mlp.mlir --target=$(DEMO_TARGET) -o $(DEMO_DIR)/mlp
+	python3 examples/mlp_inputs.py $(DEMO_DIR)
+	cd $(DEMO_DIR) && ./mlp --input x.npy --input w1.npy --input b1.npy \
 	  --input w2.npy --input b2.npy --output y.npy
-	python3 -c "import numpy as np; y = np.load('$(BUILD)/demo/y.npy'); \
-	  e = np.load('$(BUILD)/demo/expected.npy'); print('y[0] =', y[0]); \
-	  print('max abs error vs float64 reference:', float(abs(y - e).max()))"
+	python3 -c "import numpy as np, sys; y = np.load('$(DEMO_DIR)/y.npy'); \
+	  e = np.load('$(DEMO_DIR)/expected.npy'); print('y[0] =', y[0]); \
+	  err = float(abs(y - e).max()); \
+	  print('max abs error vs float64 reference:', err); \
+	  sys.exit(0 if y.shape == e.shape and err < 1e-4 else 'demo: wrong result')"
 
 # Regenerates the op reference in docs/ from TableGen.
 docs: build

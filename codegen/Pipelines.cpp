@@ -95,10 +95,13 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
          "reconcile-unrealized-casts";
 }
 
-LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline) {
+LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline,
+                              TimingScope *timing) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  if (timing)
+    pm.enableTiming(*timing);
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (failed(parsePassPipeline(pipeline, pm, os)))

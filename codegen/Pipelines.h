@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include <string>
 
@@ -46,8 +47,10 @@ std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
                                 StringRef cubinArch = "", StringRef ptxas = "");
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
-/// `module`, honouring the IR-printing and timing command-line options.
-LogicalResult runPipeline(ModuleOp module, StringRef pipeline);
+/// `module`, honouring the IR-printing command-line options; with `timing`,
+/// each pass is timed under it (mlxc --mlir-timing).
+LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
+                          TimingScope *timing = nullptr);
 
 /// Registers the pipelines above for mlx-opt: `--mlxc-linalg-pipeline` and
 /// `--mlxc-cpu-llvm-pipeline`.

@@ -6,6 +6,11 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+
+// The runtime's limits (MLXRT_MAX_RANK): what it will accept is checked here,
+// at compile time.
+#include "runtime/mlxrt.h"
 
 using namespace mlir;
 using namespace mlir::mlx;
@@ -34,9 +39,29 @@ std::string mlx::getGraphSymbol(StringRef entry, Variant variant) {
       .str();
 }
 
+/// Why `name` cannot be a name in the signature (one token of a line there,
+/// and bindable as NAME=FILE on the executable's command line), or "".
+static std::string whyBadName(StringRef name) {
+  if (name.empty())
+    return "it is empty";
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7f)
+      return "it holds a space, a control character or a non-ASCII byte";
+    if (c == '=' || c == '/' || c == ':')
+      return std::string("it holds '") + c + "'";
+  }
+  return "";
+}
+
 FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
   ProgramSignature signature;
   signature.entry = func.getSymName().str();
+  if (std::string why = whyBadName(signature.entry); !why.empty())
+    return func.emitError() << "the graph function's name cannot be a "
+                               "program's entry name: "
+                            << why;
+  llvm::StringSet<> names;
   auto read = [&](Type type, DictionaryAttr attrs, StringRef kind,
                   unsigned index) -> FailureOr<TensorSpec> {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -52,6 +77,28 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
     spec.name =
         name ? name.str()
              : ((kind == "argument" ? "arg" : "out") + Twine(index)).str();
+    auto fail = [&]() {
+      return func.emitError() << kind << " #" << index << " ('"
+                              << llvm::StringRef(spec.name).take_front(64)
+                              << "', " << type << "): ";
+    };
+    if (std::string why = whyBadName(spec.name); !why.empty())
+      return fail() << "not a valid name: " << why;
+    if (!names.insert(spec.name).second)
+      return fail() << "the name is taken by another input or output";
+    if (tensor.getRank() > MLXRT_MAX_RANK)
+      return fail() << "rank " << tensor.getRank()
+                    << " is above the runtime's limit of " << MLXRT_MAX_RANK
+                    << " dimensions";
+    // Byte counts are signed 64-bit (memref sizes, and the runtime's size_t).
+    uint64_t bytes = getItemSize(spec.dtype);
+    bool empty = llvm::is_contained(spec.shape, 0);
+    for (int64_t dim : spec.shape)
+      if (!empty && (bytes > static_cast<uint64_t>(INT64_MAX) /
+                                 static_cast<uint64_t>(dim)))
+        return fail() << "the tensor's byte count overflows 64 bits";
+      else if (!empty)
+        bytes *= static_cast<uint64_t>(dim);
     return spec;
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {

@@ -5,6 +5,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
@@ -13,7 +14,10 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
-mlx::createHostTargetMachine(ModuleOp module, StringRef cpu) {
+mlx::createHostTargetMachine(ModuleOp module, StringRef cpuName) {
+  // "native": the CPU mlxc runs on, as clang's -march=native.
+  std::string cpu = cpuName == "native" ? llvm::sys::getHostCPUName().str()
+                                        : cpuName.str();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
@@ -23,6 +27,15 @@ mlx::createHostTargetMachine(ModuleOp module, StringRef cpu) {
   if (!target)
     return module.emitError()
            << "no LLVM target for " << triple.str() << ": " << error;
+  // An unknown CPU name would only be a warning from LLVM, and its features
+  // then an LLVM ERROR later on: refuse it here.
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return module.emitError()
+           << "unknown host CPU '" << cpu << "' for " << triple.str()
+           << " (--cpu takes an LLVM CPU name such as x86-64-v3, "
+              "x86-64-v2, x86-64, native or skylake)";
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, /*Features=*/"", options, llvm::Reloc::PIC_, std::nullopt,

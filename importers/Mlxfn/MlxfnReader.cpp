@@ -135,7 +135,9 @@ const StringMap<Schema> &getSchemas() {
     s["DynamicSliceUpdate"] = {v(F::VecI32)};
     s["Equal"] = {v(F::Bool)};
     s["ExpandDims"] = {v(F::VecI32)};
-    s["FFT"] = {v(F::VecU64), v(F::Bool), v(F::Bool)};
+    // 0.32.4 writes a third one-byte field (0.32.2's source has two; the
+    // first release with it is not known here, 0.32.3 is assumed).
+    s["FFT"] = {v(F::VecU64), v(F::Bool), v(F::Bool), {F::Bool, {0, 32, 3}}};
     s["Flatten"] = {v(F::I32), v(F::I32)};
     s["Gather"] = {v(F::VecI32), v(F::VecI32)};
     s["GatherAxis"] = {v(F::I32)};
@@ -544,7 +546,16 @@ Error Reader::readEntry(Node &node, Function &function) {
     return e;
   if (hasPrimitive) {
     node.kind = Node::Kind::Primitive;
-    return readPrimitive(node);
+    Error e = readPrimitive(node);
+    // A state whose layout changed in this MLX version reads as damage from
+    // here on: name the primitive, which is the likelier cause.
+    if (e && !node.name.empty() && getSchemas().count(node.name))
+      return createStringError(
+          inconvertibleErrorCode(),
+          toString(std::move(e)) + " (in the entry of MLX primitive " +
+              node.name + "; if the file is intact, mlxc does not know how " +
+              "MLX " + file.versionString + " stores " + node.name + ")");
+    return e;
   }
   bool isConstant;
   if (Error e = cursor.readBool(isConstant, "a tape entry"))

@@ -37,7 +37,7 @@ DTYPES = {
     "float16": np.float16, "bfloat16": np.float32, "float32": np.float32,
     "float64": np.float64,
 }
-# Relative tolerance by output dtype (bfloat16 travels as float32).
+# Relative tolerance by output dtype.
 RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "float64": 1e-10}
 
 
@@ -99,10 +99,43 @@ def to_mx(name, dtype, data):
     return arr
 
 
-def compare(name, dtype, got, want, rtol):
+def dtype_name(x):
+    """MLX's name of the dtype of an mx array, a numpy array or a scalar."""
+    if mx is not None and isinstance(x, mx.array):
+        return str(x.dtype).split(".")[-1]
+    return np.asarray(x).dtype.name
+
+
+def got_dtype_ok(dtype, got):
+    """Whether an output file holds the program's declared dtype."""
+    if dtype == "bfloat16":
+        # bfloat16 travels as numpy's 2-byte void or ml_dtypes' bfloat16.
+        return got.dtype.itemsize == 2 and got.dtype.kind in "Vf" and \
+            got.dtype != np.float16 or got.dtype.name == "bfloat16"
+    return got.dtype == np.dtype(DTYPES[dtype])
+
+
+def as_float(x):
+    """float32 values of a bfloat16 array (numpy void or ml_dtypes)."""
+    if x.dtype.kind == "V" and x.dtype.itemsize == 2:
+        return (x.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    if x.dtype.name == "bfloat16":
+        return x.astype(np.float32)
+    return x
+
+
+def compare(name, dtype, got, want, rtol, want_dtype=None):
+    """Checks `got` (an output of declared `dtype`) against the reference
+    `want` of dtype `want_dtype`: dtypes and shapes exactly, then values
+    within `rtol` (floats) or exactly."""
     want = np.asarray(want)
-    if want.dtype.kind == "V" or str(want.dtype) == "bfloat16":
-        want = want.astype(np.float32)
+    if want_dtype is not None and want_dtype != dtype:
+        return f"{name}: the program's dtype is {dtype}, the reference's " \
+               f"{want_dtype}"
+    if not got_dtype_ok(dtype, got):
+        return f"{name}: the output file holds {got.dtype}, the program " \
+               f"declares {dtype}"
+    got, want = as_float(got), as_float(want)
     if got.shape != want.shape:
         return f"{name}: shape {got.shape}, reference {want.shape}"
     if dtype in RTOL:
@@ -206,6 +239,7 @@ def main():
         if name not in env:
             sys.exit(f"the REF lines do not define output '{name}'")
         want = env[name]
+        want_dtype = dtype_name(want)
         if mx is not None and isinstance(want, mx.array):
             want = np.array(want.astype(mx.float32) if want.dtype == mx.bfloat16
                             else want)
@@ -213,6 +247,7 @@ def main():
         np.save(want_path, np.asarray(want))
         rtol = float(tol.group(1)) if tol else RTOL.get(dtype, 0)
         expected.append({"name": name, "dtype": dtype, "rtol": rtol,
+                         "ref_dtype": want_dtype,
                          "out": os.path.basename(path),
                          "expected": os.path.basename(want_path)})
     case = {"graph": os.path.basename(args.graph),
@@ -250,7 +285,8 @@ def verify(workdir, device, exe=None):
     for out in case["outputs"]:
         got = np.load(os.path.join(workdir, out["out"]))
         want = np.load(os.path.join(workdir, out["expected"]))
-        err = compare(out["name"], out["dtype"], got, want, out["rtol"])
+        err = compare(out["name"], out["dtype"], got, want, out["rtol"],
+                      out["ref_dtype"])
         if err:
             errors.append(f"{case['graph']}: {err}")
     if errors:

@@ -48,18 +48,26 @@ def main():
     if args.ptxas:
         check.check_ptxas(args.mlxc, export, args.workdir, args.ptxas)
 
+    # The program's own dtypes (from its signature) against MLX's.
+    help_text = subprocess.run([exe, "--help"], check=True,
+                               capture_output=True, text=True).stdout
+    declared = [d for _, d, _ in check.parse_signature(help_text)["outputs"]]
+    if len(declared) != len(out_dtypes):
+        sys.exit(f"the program has {len(declared)} outputs, MLX's function "
+                 f"{len(out_dtypes)}")
     inputs = np.load(os.path.join(args.workdir, args.model + ".inputs.npz"))
     expected = np.load(os.path.join(args.workdir, args.model + ".expected.npz"))
     case_args, outputs = [], []
     for name in names:
         np.save(os.path.join(args.workdir, f"{name}.npy"), inputs[name])
         case_args += ["--input", f"{name}={name}.npy"]
-    for i, dtype in enumerate(out_dtypes):
+    for i, (dtype, ref_dtype) in enumerate(zip(declared, out_dtypes)):
         name = f"out{i}"
         np.save(os.path.join(args.workdir, f"{name}.expected.npy"),
                 expected[name])
         case_args += ["--output", f"{name}.out.npy"]
         outputs.append({"name": name, "dtype": dtype,
+                        "ref_dtype": ref_dtype,
                         "rtol": RTOL.get(dtype, 0),
                         "out": f"{name}.out.npy",
                         "expected": f"{name}.expected.npy"})

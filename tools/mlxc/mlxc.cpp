@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/InitAll.h"
+#include "tools/InputLimits.h"
 
 #include "codegen/Host/EntryPoint.h"
 #include "codegen/Pipelines.h"
@@ -24,6 +25,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -32,6 +34,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace llvm;
@@ -40,7 +45,8 @@ namespace {
 enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Lib, Exe };
 } // namespace
 
-static cl::OptionCategory category("mlxc options");
+// LLVM sorts help categories by name: "Compile" comes first.
+static cl::OptionCategory category("Compile options (mlxc)");
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::desc("<graph.mlir | model.mlxfn>"),
                                       cl::cat(category));
@@ -111,24 +117,93 @@ static cl::opt<std::string> runtimeDir(
              "beside mlxc)"),
     cl::cat(category));
 
-/// Finds the graph function to compile.
+/// Finds the graph function to compile: one with a body.
 static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
-  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   if (!entryName.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(entryName);
     if (!func)
       return module.emitError() << "no function named '" << entryName << "'";
+    if (func.isExternal())
+      return func.emitError() << "'" << entryName
+                              << "' is a declaration; --entry needs a "
+                                 "function with a body";
     return func;
   }
-  SmallVector<func::FuncOp> publics;
-  for (func::FuncOp f : funcs)
-    if (f.isPublic() && !f.isExternal())
+  SmallVector<func::FuncOp> defined, publics;
+  for (func::FuncOp f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    defined.push_back(f);
+    if (f.isPublic())
       publics.push_back(f);
-  if (publics.size() == 1)
-    return publics.front();
-  if (funcs.empty())
-    return module.emitError() << "the module has no function to compile";
-  return funcs.front();
+  }
+  if (defined.empty())
+    return module.emitError()
+           << "the module has no function with a body to compile";
+  return publics.size() == 1 ? publics.front() : defined.front();
+}
+
+/// Checks the functions `entry` calls: each has a body, and no call chain
+/// returns to a function on it (compiled code has no recursion).
+/// `state` ends up holding every function `entry` reaches.
+static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
+                                    llvm::DenseMap<Operation *, int> &state) {
+  SymbolTable symbols(module);
+  // 1: on the call stack, 2: done.
+  std::function<LogicalResult(func::FuncOp)> visit =
+      [&](func::FuncOp func) -> LogicalResult {
+    state[func] = 1;
+    WalkResult result = func.walk([&](CallOpInterface call) {
+      auto ref = dyn_cast_if_present<SymbolRefAttr>(
+          dyn_cast<SymbolRefAttr>(call.getCallableForCallee()));
+      auto callee =
+          ref ? symbols.lookup<func::FuncOp>(ref.getLeafReference()) : nullptr;
+      if (!callee) {
+        call->emitError() << "a compiled graph can only call functions "
+                             "defined in the same module";
+        return WalkResult::interrupt();
+      }
+      if (callee.isExternal()) {
+        call->emitError() << "call to @" << callee.getSymName()
+                          << ", a declaration without a body";
+        return WalkResult::interrupt();
+      }
+      int seen = state.lookup(callee);
+      if (seen == 1) {
+        call->emitError() << "recursive call to @" << callee.getSymName()
+                          << ": a compiled graph cannot recurse";
+        return WalkResult::interrupt();
+      }
+      if (seen == 0 && failed(visit(callee)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    state[func] = 2;
+    return failure(result.wasInterrupted());
+  };
+  return visit(entry);
+}
+
+/// Keeps the entry and the functions it calls: other graphs of the file
+/// (another trace of an .mlxfn) would otherwise be compiled into both
+/// variants and clash when they are linked. Names (`mlx.name`) live in the
+/// signature from here on; LLVM has no use for them.
+static void keepEntryOnly(ModuleOp module, func::FuncOp entry,
+                          const llvm::DenseMap<Operation *, int> &reached) {
+  auto name = StringAttr::get(module.getContext(), "mlx.name");
+  for (func::FuncOp func :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    if (func != entry && !reached.count(func)) {
+      func.erase();
+      continue;
+    }
+    if (func != entry)
+      func.setPrivate();
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, name);
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      func.removeResultAttr(i, name);
+  }
 }
 
 /// Writes `text` (or binary data) to `path` only when everything succeeded.
@@ -323,7 +398,51 @@ static void reportMemoryPlan(ModuleOp module,
          << "\n";
 }
 
-static LogicalResult compile(ModuleOp module, const char *argv0) {
+/// Refuses, before any work, an output the compile could not write or that
+/// would replace its own input. "-" is standard output (textual emits and
+/// objects only).
+static LogicalResult checkOutputPath(StringRef path, bool toStdoutAllowed) {
+  if (path == "-") {
+    if (toStdoutAllowed)
+      return success();
+    errs() << "mlxc: error: -o - (standard output) is for --emit=mlir, "
+              "linalg, llvm, ptx and obj; this emit writes files: name one\n";
+    return failure();
+  }
+  StringRef dir = sys::path::parent_path(path);
+  if (!dir.empty() && !sys::fs::is_directory(dir)) {
+    errs() << "mlxc: error: cannot write " << path << ": the folder " << dir
+           << " does not exist\n";
+    return failure();
+  }
+  if (sys::fs::is_directory(path)) {
+    errs() << "mlxc: error: cannot write " << path << ": it is a folder\n";
+    return failure();
+  }
+  if (sys::fs::equivalent(path, inputFile)) {
+    errs() << "mlxc: error: the output " << path
+           << " is the input file; choose another -o\n";
+    return failure();
+  }
+  return success();
+}
+
+/// The default output of each emit.
+static std::string outputPathFor(Emit kind) {
+  switch (kind) {
+  case Emit::Obj:
+    return outputPath("a.o");
+  case Emit::Lib:
+    return outputPath("libmodel.a");
+  case Emit::Exe:
+    return outputPath("a.out");
+  default:
+    return outputPath("-");
+  }
+}
+
+static LogicalResult compile(ModuleOp module, const char *argv0,
+                             TimingScope &timing) {
   if (target != "cpu" && target != "cuda") {
     errs() << "mlxc: error: unknown --target=" << target
            << " (expected cpu or cuda)\n";
@@ -356,22 +475,39 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   FailureOr<mlx::ProgramSignature> signature = mlx::getProgramSignature(*entry);
   if (failed(signature))
     return failure();
-  // Names now live in the signature; LLVM has no use for them.
-  for (unsigned i = 0, e = entry->getNumArguments(); i < e; ++i)
-    entry->removeArgAttr(i, "mlx.name");
+  llvm::DenseMap<Operation *, int> reached;
+  if (failed(checkCallGraph(module, *entry, reached)))
+    return failure();
+  keepEntryOnly(module, *entry, reached);
   // The graph gets a collision-free name.
   SymbolTable symbols(module);
   if (failed(symbols.rename(
           *entry, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu))))
     return failure();
+  // The host target first: a bad --cpu is an error before any work.
+  auto machine = mlx::createHostTargetMachine(module, hostCpu);
+  if (failed(machine))
+    return failure();
+  FailureOr<std::string> libdevice = std::string(), ptxas = std::string();
+  if (cuda && emit != Emit::Linalg) {
+    libdevice = findLibdevice();
+    if (succeeded(libdevice) && wantCubin)
+      ptxas = findPtxas();
+    if (failed(libdevice) || failed(ptxas))
+      return failure();
+  }
 
   // The CUDA variant lowers the graph its own way: matrix products stay
   // whole for cuBLASLt (the CPU runs --cpu-matmul-calls the same way).
   OwningOpRef<ModuleOp> cudaModule;
   if (cuda && emit != Emit::Linalg)
     cudaModule = module.clone();
-  if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls))))
-    return failure();
+  {
+    TimingScope t = timing.nest("mlx to linalg (cpu)");
+    if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls),
+                                &t)))
+      return failure();
+  }
   // After CSE and folding, results may repeat a value or be an argument.
   mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(mlx::getGraphSymbol(
                              signature->entry, mlx::Variant::Cpu)),
@@ -386,8 +522,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     // Both variants share one signature: should the CUDA form repeat other
     // results, it starts from the CPU's linalg form instead.
     mlx::ProgramSignature cudaSignature = *signature;
-    bool same =
-        succeeded(mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true)));
+    TimingScope t = timing.nest("mlx to linalg (cuda)");
+    bool same = succeeded(
+        mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true), &t));
     if (same) {
       mlx::dedupGraphResults(
           cudaModule->lookupSymbol<func::FuncOp>(
@@ -409,39 +546,45 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
       return failure();
   }
 
-  if (failed(
-          mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls))) ||
-      failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
-      (emit == Emit::Lib &&
-       failed(mlx::addTypedEntryPoint(module, *signature))))
-    return failure();
-  auto machine = mlx::createHostTargetMachine(module, hostCpu);
-  if (failed(machine))
-    return failure();
+  {
+    TimingScope t = timing.nest("linalg to llvm dialect (cpu)");
+    if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
+                                &t)) ||
+        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
+        (emit == Emit::Lib &&
+         failed(mlx::addTypedEntryPoint(module, *signature))))
+      return failure();
+  }
   LLVMContext llvmContext;
+  TimingScope translateTiming = timing.nest("translate to LLVM IR (cpu)");
   auto llvmModule = mlx::translateToLLVMIR(module, llvmContext, **machine);
+  translateTiming.stop();
   if (failed(llvmModule))
     return failure();
   if (cuda) {
-    FailureOr<std::string> libdevice = findLibdevice();
-    FailureOr<std::string> ptxas = std::string();
-    if (wantCubin)
-      ptxas = findPtxas();
-    if (failed(libdevice) || failed(ptxas) ||
-        failed(mlx::runPipeline(
-            *cudaModule, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO))))
-      return failure();
+    {
+      TimingScope t = timing.nest("kernels and memory plan (cuda)");
+      if (failed(mlx::runPipeline(
+              *cudaModule,
+              mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO), &t)))
+        return failure();
+    }
     reportMemoryPlan(*cudaModule, *signature);
     auto graph = cudaModule->lookupSymbol<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
     bool capturable = graph && graph->hasAttr("mlx.capturable");
-    if (failed(mlx::runPipeline(
-            *cudaModule, mlx::getCudaLLVMPipeline(
-                             "sm_70", *libdevice,
-                             wantCubin ? StringRef(gpuArch) : "", *ptxas))) ||
-        failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
-                                  capturable)))
-      return failure();
+    {
+      TimingScope t = timing.nest("to llvm dialect, PTX and cubin (cuda)");
+      if (failed(mlx::runPipeline(
+              *cudaModule,
+              mlx::getCudaLLVMPipeline("sm_70", *libdevice,
+                                       wantCubin ? StringRef(gpuArch) : "",
+                                       *ptxas),
+              &t)) ||
+          failed(mlx::addEntryPoint(*cudaModule, *signature,
+                                    mlx::Variant::Cuda, capturable)))
+        return failure();
+    }
     if (emit == Emit::Ptx) {
       std::string ptx;
       cudaModule->walk([&](gpu::BinaryOp binary) {
@@ -453,21 +596,36 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
         return success();
       });
     }
+    TimingScope t = timing.nest("translate to LLVM IR and link (cuda)");
     auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
     if (failed(cudaLLVM))
       return failure();
     if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
       return module.emitError() << "linking the CPU and CUDA variants failed";
   }
-  if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
-    return failure();
+  {
+    TimingScope t = timing.nest("LLVM optimization (O3)");
+    if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
+      return failure();
+  }
   if (emit == Emit::Llvm)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       (*llvmModule)->print(os, nullptr);
       return success();
     });
 
-  auto writeObject = [&](StringRef path) {
+  auto writeObject = [&](StringRef path) -> LogicalResult {
+    TimingScope t = timing.nest("LLVM code generation");
+    if (path == "-") {
+      // Object emission seeks: build it in memory, then stream it.
+      SmallVector<char, 0> buffer;
+      raw_svector_ostream os(buffer);
+      if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, os)))
+        return failure();
+      outs().write(buffer.data(), buffer.size());
+      outs().flush();
+      return success(!outs().has_error());
+    }
     std::error_code ec;
     ToolOutputFile out(path, ec, sys::fs::OF_None);
     if (ec) {
@@ -477,16 +635,23 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
     }
     if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, out.os())))
       return failure();
+    out.os().close();
+    if (out.os().has_error()) {
+      errs() << "mlxc: error: cannot write " << path << ": "
+             << out.os().error().message() << "\n";
+      out.os().clear_error();
+      return failure();
+    }
     out.keep();
     return success();
   };
   if (emit == Emit::Obj)
-    return writeObject(outputPath("a.o"));
+    return writeObject(outputPathFor(Emit::Obj));
 
   if (emit == Emit::Lib)
-    return writeLibrary(outputPath("libmodel.a"), *signature, writeObject);
+    return writeLibrary(outputPathFor(Emit::Lib), *signature, writeObject);
 
-  std::string output = outputPath("a.out");
+  std::string output = outputPathFor(Emit::Exe);
   SmallString<128> object;
   if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
     errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
@@ -496,6 +661,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0) {
   llvm::FileRemover removeObject(object);
   if (failed(writeObject(object)))
     return failure();
+  TimingScope t = timing.nest("link with the runtime");
   return linkExecutable(object, output,
                         runtimeDir.empty() ? defaultRuntimeDir(argv0)
                                            : std::string(runtimeDir));
@@ -528,6 +694,46 @@ static LogicalResult printMlxfnDiagnostic(Diagnostic &diag) {
   return success();
 }
 
+/// mlxc's own options lead `--help`; the MLIR options a compiler engineer
+/// uses follow; LLVM's hundreds of others wait under `--help-hidden`.
+static void organizeHelp() {
+  static cl::OptionCategory debugCategory("Debugging options (MLIR)");
+  static const StringRef shown[] = {
+      "mlir-timing",
+      "mlir-timing-display",
+      "mlir-print-ir-after-all",
+      "mlir-print-ir-before-all",
+      "mlir-print-ir-after-change",
+      "mlir-print-ir-after-failure",
+      "mlir-print-ir-module-scope",
+      "mlir-print-debuginfo",
+      "mlir-print-local-scope",
+      "mlir-elide-elementsattrs-if-larger",
+      "mlir-disable-threading"};
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    StringRef name = entry.first;
+    // LLVM's generic options (--help, --version, ...) stay as they are.
+    if (llvm::is_contained(option->Categories, &category) ||
+        name.starts_with("help") || name == "version" ||
+        (name.starts_with("print-") && name.ends_with("options")))
+      continue;
+    if (llvm::is_contained(shown, name)) {
+      option->Categories.assign({&debugCategory});
+      continue;
+    }
+    if (option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  }
+}
+
+static void printVersion(raw_ostream &os) {
+  os << "mlxc " << MLXC_VERSION << " (LLVM/MLIR " << LLVM_VERSION_STRING
+     << ")\n  host target: " << sys::getDefaultTargetTriple()
+     << ", default --cpu=" << hostCpu.getDefault().getValue()
+     << "\n  GPU code: PTX for sm_70 and newer, cubins for --gpu-arch\n";
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   registerMLIRContextCLOptions();
@@ -535,14 +741,50 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
   mlxc::registerAllPasses();
-  cl::ParseCommandLineOptions(argc, argv,
-                              "mlxc: compile MLX array graphs ahead of time\n");
+  organizeHelp();
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mlxc: compile MLX array graphs ahead of time\n\n"
+      "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
+      "  mlxc model.mlxfn -o model\n"
+      "  mlxc graph.mlir --emit=mlir|linalg|ptx|llvm|obj|lib|exe [-o FILE|-]\n"
+      "\n"
+      "An executable mlxc builds needs at run time: glibc 2.34 or newer, "
+      "libz.so.1,\nand a CPU at least as new as --cpu (default x86-64-v3: "
+      "AVX2, FMA); a --target=cuda\nexecutable also uses the NVIDIA driver "
+      "(libcuda.so.1) when a GPU is present,\nand libcublasLt when the "
+      "graph has a matrix product. Run it with --help for\nits inputs and "
+      "outputs.\n");
+
+  // Every phase is timed under --mlir-timing, LLVM's and the linker's too.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
+  bool toStdout = emit == Emit::Mlir || emit == Emit::Linalg ||
+                  emit == Emit::Ptx || emit == Emit::Llvm || emit == Emit::Obj;
+  if (failed(checkOutputPath(outputPathFor(emit), toStdout)))
+    return 1;
+  if (emit == Emit::Lib) {
+    // The header is written beside the library: refuse it replacing input.
+    StringRef library = outputPathFor(Emit::Lib);
+    StringRef stem = sys::path::stem(library);
+    stem.consume_front("lib");
+    SmallString<256> header(sys::path::parent_path(library));
+    sys::path::append(header, stem + ".h");
+    if (failed(checkOutputPath(header, false)))
+      return 1;
+  }
 
   DialectRegistry registry;
   mlxc::registerAllDialects(registry);
   registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors name the op and its location; a dump of the whole graph after
+  // each one helps no user (--mlir-print-ir-after-failure does that).
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);
@@ -557,15 +799,23 @@ int main(int argc, char **argv) {
     // traced function and tape entry, and the MLX primitive. The mapped
     // file stays alive while the weights are read from it.
     ScopedDiagnosticHandler handler(&context, printMlxfnDiagnostic);
+    TimingScope importTiming = timing.nest("import .mlxfn");
     module = mlxc::importMlxfn(&context, file->getMemBufferRef());
+    importTiming.stop();
     if (!module)
       return 1;
-    return failed(compile(*module, argv[0])) ? 1 : 0;
+    return failed(compile(*module, argv[0], timing)) ? 1 : 0;
   }
   sourceMgr->AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+  // MLIR's parser recurses once per nesting level: refuse absurd depths
+  // with a located error rather than overflow the stack.
+  if (failed(mlxc::checkNestingDepth(*sourceMgr)))
+    return 1;
+  TimingScope parseTiming = timing.nest("parse");
   module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  parseTiming.stop();
   if (!module)
     return 1;
-  return failed(compile(*module, argv[0])) ? 1 : 0;
+  return failed(compile(*module, argv[0], timing)) ? 1 : 0;
 }
