@@ -4,6 +4,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -64,12 +65,19 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          " stream-io=" + (streamIO ? "true" : "false") + "})";
 }
 
+/// TOOLKIT of TOOLKIT/nvvm/libdevice/libdevice.10.bc.
+static std::string toolkitFromLibdevice(StringRef libdevicePath) {
+  return llvm::sys::path::parent_path(
+             llvm::sys::path::parent_path(
+                 llvm::sys::path::parent_path(libdevicePath)))
+      .str();
+}
+
 std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
                                      StringRef cubinArch, StringRef ptxas) {
   return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" +
-         chip.str() + " l=" + libdevicePath.str() +
-         " O=3},"
+         chip.str() + " l=" + libdevicePath.str() + " O=3},"
          // sm_70 has no bf16 conversion instructions.
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
          "target-type=f32},arith-expand{include-bf16}),"
@@ -88,7 +96,10 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"
          "gpu-to-llvm,"
-         "gpu-module-to-binary{format=isa}," +
+         // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
+         // by default): name the one the libdevice above came from.
+         "gpu-module-to-binary{format=isa toolkit=" +
+         toolkitFromLibdevice(libdevicePath) + "}," +
          (cubinArch.empty() ? std::string()
                             : "mlxc-embed-cubin{arch=" + cubinArch.str() +
                                   " ptxas=" + ptxas.str() + "},") +
@@ -102,11 +113,18 @@ LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline,
     return failure();
   if (timing)
     pm.enableTiming(*timing);
+  // Some upstream passes report an error and still succeed: any error
+  // fails the pipeline (the tool's own handler prints it).
+  bool sawError = false;
+  ScopedDiagnosticHandler errorWatch(module.getContext(), [&](Diagnostic &d) {
+    sawError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure();
+  });
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (failed(parsePassPipeline(pipeline, pm, os)))
     return module.emitError() << "invalid pipeline: " << errors;
-  return pm.run(module);
+  return failure(failed(pm.run(module)) || sawError);
 }
 
 void mlx::registerMlxcPipelines() {

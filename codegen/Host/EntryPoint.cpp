@@ -5,6 +5,7 @@
 #include "Mlx/TypePromotion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -118,6 +119,13 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
   return signature;
 }
 
+/// Zero-size arrays hold no bytes: the graph function neither takes nor
+/// returns them (a zero-size memref has no bare-pointer form), and the entry
+/// point passes on only the other buffers.
+static bool isEmpty(const TensorSpec &spec) {
+  return llvm::is_contained(spec.shape, 0);
+}
+
 void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
   auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   signature.outputSources.clear();
@@ -126,7 +134,9 @@ void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
   DenseMap<Value, unsigned> firstOutput;
   for (auto [k, value] : llvm::enumerate(ret.getOperands())) {
     OutputSource source;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (isEmpty(signature.outputs[k])) {
+      source = {OutputSource::Empty, 0};
+    } else if (auto arg = dyn_cast<BlockArgument>(value)) {
       source = {OutputSource::Input, arg.getArgNumber()};
     } else if (auto it = firstOutput.find(value); it != firstOutput.end()) {
       source = {OutputSource::Output, it->second};
@@ -139,11 +149,24 @@ void mlx::dedupGraphResults(func::FuncOp func, ProgramSignature &signature) {
   }
   // Result attributes (mlx.name) belonged to the old results.
   func.removeResAttrsAttr();
-  if (computed.size() == ret.getNumOperands())
-    return;
-  OpBuilder b(ret);
-  func::ReturnOp::create(b, ret.getLoc(), computed);
-  ret.erase();
+  if (computed.size() != ret.getNumOperands()) {
+    OpBuilder b(ret);
+    func::ReturnOp::create(b, ret.getLoc(), computed);
+    ret.erase();
+  }
+  // Zero-size inputs: any value of their type will do.
+  BitVector emptyInputs(func.getNumArguments());
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    if (!isEmpty(spec))
+      continue;
+    BlockArgument arg = func.getArgument(i);
+    auto type = cast<RankedTensorType>(arg.getType());
+    arg.replaceAllUsesWith(tensor::EmptyOp::create(
+        b, func.getLoc(), type.getShape(), type.getElementType()));
+    emptyInputs.set(i);
+  }
+  (void)func.eraseArguments(emptyInputs);
   func.setFunctionType(
       FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
 }
@@ -164,13 +187,15 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
   size_t numInputs = signature.inputs.size();
   size_t numOutputs = signature.outputs.size();
   auto isComputed = [&](size_t k) {
-    return signature.outputSources.empty() ||
-           signature.outputSources[k].kind == OutputSource::Computed;
+    return signature.outputSources.empty()
+               ? !isEmpty(signature.outputs[k])
+               : signature.outputSources[k].kind == OutputSource::Computed;
   };
-  size_t computed = 0;
+  size_t buffers = 0;
   for (size_t k = 0; k < numOutputs; ++k)
-    computed += isComputed(k);
-  size_t buffers = numInputs + computed;
+    buffers += isComputed(k);
+  for (const TensorSpec &spec : signature.inputs)
+    buffers += !isEmpty(spec);
   if (!fn || fn.getNumArguments() != buffers)
     return module.emitError()
            << "lowered graph function '" << graph << "' with " << buffers
@@ -219,14 +244,16 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
   };
   SmallVector<Value> args;
   for (size_t i = 0; i < numInputs; ++i)
-    args.push_back(loadSlot(i));
+    if (!isEmpty(signature.inputs[i]))
+      args.push_back(loadSlot(i));
   for (size_t k = 0; k < numOutputs; ++k)
     if (isComputed(k))
       args.push_back(loadSlot(numInputs + k));
   LLVM::CallOp::create(b, loc, fn, args);
   // Outputs that repeat an input or another output are copies.
   for (size_t k = 0; k < numOutputs; ++k) {
-    if (isComputed(k))
+    if (isComputed(k) ||
+        signature.outputSources[k].kind == OutputSource::Empty)
       continue;
     const OutputSource &source = signature.outputSources[k];
     size_t from = source.kind == OutputSource::Input ? source.index

@@ -24,11 +24,12 @@ struct TensorSpec {
 };
 
 /// Where output `k` of the program comes from: a result the graph computes,
-/// or a copy of an input or of an earlier output (a graph may return an
+/// a copy of an input or of an earlier output (a graph may return an
 /// argument, or one value twice; the compiled function returns each computed
-/// value once and the entry point copies the rest).
+/// value once and the entry point copies the rest), or nothing at all for a
+/// zero-size output.
 struct OutputSource {
-  enum Kind { Computed, Input, Output } kind = Computed;
+  enum Kind { Computed, Input, Output, Empty } kind = Computed;
   unsigned index = 0; ///< the input or output copied
 };
 
@@ -52,7 +53,9 @@ FailureOr<ProgramSignature> getProgramSignature(func::FuncOp func);
 enum class Variant { Cpu, Cuda };
 
 /// Makes `func` return every computed value once and no arguments, and
-/// records in `signature` how the program's outputs are assembled.
+/// records in `signature` how the program's outputs are assembled. Zero-size
+/// inputs and outputs leave the function's signature (the entry point passes
+/// only the buffers that hold bytes).
 void dedupGraphResults(func::FuncOp func, ProgramSignature &signature);
 
 /// The symbol the graph function gets in the object file, so that no graph

@@ -60,6 +60,8 @@ mlx::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
 
 LogicalResult mlx::optimizeModule(ModuleOp anchor, llvm::Module &module,
                                   llvm::TargetMachine &machine) {
+  if (llvm::Error err = lowerHostBFloat(module))
+    return anchor.emitError() << llvm::toString(std::move(err));
   auto optimize = makeOptimizingTransformer(3, 0, &machine);
   if (llvm::Error err = optimize(&module))
     return anchor.emitError()

@@ -23,7 +23,12 @@ FailureOr<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
                   llvm::TargetMachine &machine);
 
-/// Optimizes at O3 (the loop vectorizer only runs in the O3 pipeline).
+/// Keeps host code's bfloat values as the i16 of their bits, and its
+/// conversions to and from float as integer operations (HostBFloat.cpp):
+/// executables never need libgcc's __truncsfbf2.
+llvm::Error lowerHostBFloat(llvm::Module &module);
+
+/// Optimizes at O3 (after lowerHostBFloat) (the loop vectorizer only runs in the O3 pipeline).
 LogicalResult optimizeModule(ModuleOp diagnosticsAnchor, llvm::Module &module,
                              llvm::TargetMachine &machine);
 

@@ -45,13 +45,24 @@ LogicalResult mlx::inferReduceResult(std::optional<Location> loc,
   } else {
     reduced = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
   }
+  // MLX's logsumexp refuses any empty array.
+  if (opName.ends_with("logsumexp") && type.getNumElements() == 0)
+    return emitInferError(loc, opName, "the array is empty");
   Shape shape;
   for (int64_t i = 0; i < type.getRank(); ++i) {
     bool isReduced = llvm::is_contained(reduced, i);
-    if (isReduced && (rule == ReduceRule::Index) && type.getDimSize(i) == 0)
-      return emitInferError(loc, opName,
-                            "cannot reduce an empty axis " + Twine(i) +
-                                " to an index");
+    // As in MLX: an empty axis has no index and no extremum (sum, prod,
+    // all, any and mean give their identities or NaN).
+    if (isReduced && type.getDimSize(i) == 0) {
+      if (rule == ReduceRule::Index)
+        return emitInferError(loc, opName,
+                              "cannot reduce an empty axis " + Twine(i) +
+                                  " to an index");
+      if (rule == ReduceRule::Same)
+        return emitInferError(loc, opName,
+                              "cannot reduce over axis " + Twine(i) +
+                                  ", which has size 0");
+    }
     if (!isReduced)
       shape.push_back(type.getDimSize(i));
     else if (keepdims)

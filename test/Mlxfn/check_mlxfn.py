@@ -37,16 +37,18 @@ def main():
     args = ap.parse_args()
 
     os.makedirs(args.workdir, exist_ok=True)
-    names, out_dtypes = corpus.export(args.model, args.workdir)
+    names, out_dtypes, entry = corpus.export(args.model, args.workdir)
     export = os.path.join(args.workdir, args.model + ".mlxfn")
     exe = os.path.join(args.workdir, "model")
     cmd = [args.mlxc, export, "-o", exe]
+    cmd += [f"--entry={entry}"] if entry else []
     cmd += ["--target=cuda"] if args.prepare else []
     cmd += os.environ.get("MLXC_EXTRA_ARGS", "").split()
     subprocess.run(cmd, check=True,
                    stderr=subprocess.DEVNULL if args.prepare else None)
     if args.ptxas:
-        check.check_ptxas(args.mlxc, export, args.workdir, args.ptxas)
+        check.check_ptxas(args.mlxc, export, args.workdir, args.ptxas,
+                          [f"--entry={entry}"] if entry else [])
 
     # The program's own dtypes (from its signature) against MLX's.
     help_text = subprocess.run([exe, "--help"], check=True,

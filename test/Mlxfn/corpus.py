@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Models written with MLX and exported by MLX itself (`mx.export_function`).
 
-Each model function returns (fn, args, kwargs): MLX traces fn on the example
+Each model function returns (fn, args, kwargs), or (fn, args, kwargs,
+earlier) with `earlier` a list of positional argument lists that MLX traces
+first into the same file (`mx.exporter`): MLX traces fn on the example
 arrays. `export(name, dir)` writes, into dir:
   NAME.mlxfn          the export
   NAME.inputs.npz     the example inputs, keyed by the names mlxc gives them
@@ -149,11 +151,10 @@ def llama_two_layers():
     return lambda t: net(t), [tokens], {}
 
 
-@model
-def llama_decode_step():
+def decode_step(dtype):
     """One token with a KV cache whose write position is an input array."""
     dim, heads, kv_heads, max_len = 64, 4, 2, 16
-    attn = init(Attention(dim, heads, kv_heads))
+    attn = init(Attention(dim, heads, kv_heads), dtype)
     hd = dim // heads
 
     def step(x, k_cache, v_cache, offset):
@@ -175,8 +176,36 @@ def llama_decode_step():
         return out, k_cache, v_cache
 
     offset = mx.array(5, dtype=mx.int32)
-    cache = lambda: normal(1, kv_heads, max_len, hd) * (mx.arange(max_len) < 5)[:, None]
-    return step, [normal(1, 1, dim), cache(), cache(), offset], {}
+    cache = lambda: (normal(1, kv_heads, max_len, hd) *
+                     (mx.arange(max_len) < 5)[:, None]).astype(dtype)
+    return step, [normal(1, 1, dim, dtype=dtype), cache(), cache(), offset], {}
+
+
+@model
+def llama_decode_step():
+    return decode_step(mx.float32)
+
+
+@model
+def llama_decode_step_bf16():
+    """The bf16 KV-cache write at an array offset (a bf16 slice_update)."""
+    return decode_step(mx.bfloat16)
+
+
+@model
+def llama_prefill_and_decode():
+    """Two traces of one layer in one file (`mx.exporter`): a prefill of 8
+    tokens, then one decode token; the decode trace (the file's second entry)
+    is the one compiled and checked."""
+    layer = init(DecoderLayer())
+    fn = lambda x: layer(x)
+    return fn, [normal(1, 1, 64)], {}, [[normal(1, 8, 64)]]
+
+
+@model
+def zero_size():
+    """An MLX export whose input has a trailing zero dimension."""
+    return lambda x: mx.exp(x), [mx.zeros((4, 0))], {}
 
 
 def quantized_linear(bits):
@@ -315,10 +344,18 @@ def export(name, out_dir):
         np.savez(os.path.join(out_dir, name + ".inputs.npz"), **inputs)
         np.savez(os.path.join(out_dir, name + ".expected.npz"),
                  **{f"out{i}": to_numpy(o) for i, o in enumerate(outs)})
-        return list(inputs), [str(o.dtype).split(".")[-1] for o in outs]
-    fn, args, kwargs = MODELS[name]()
+        return list(inputs), [str(o.dtype).split(".")[-1] for o in outs], None
+    fn, args, kwargs, *earlier = MODELS[name]()
     mx.eval(args, kwargs)
-    mx.export_function(path, fn, *args, **kwargs)
+    if earlier:
+        # Several traces: the earlier ones first, the checked one last.
+        with mx.exporter(path, fn) as ex:
+            for trace_args in earlier[0]:
+                mx.eval(trace_args)
+                ex(*trace_args)
+            ex(*args, **kwargs)
+    else:
+        mx.export_function(path, fn, *args, **kwargs)
     outs = fn(*args, **kwargs)
     outs = outs if isinstance(outs, (tuple, list)) else (outs,)
     inputs = {f"arg{i}": to_numpy(a) for i, a in enumerate(args)}
@@ -326,9 +363,11 @@ def export(name, out_dir):
     np.savez(os.path.join(out_dir, name + ".inputs.npz"), **inputs)
     np.savez(os.path.join(out_dir, name + ".expected.npz"),
              **{f"out{i}": to_numpy(o) for i, o in enumerate(outs)})
-    # Input order as mlxc sees it: positional, then keywords sorted.
+    # Input order as mlxc sees it: positional, then keywords sorted. The
+    # checked trace of a file of several is its last entry.
+    entry = f"{name}_{len(earlier[0])}" if earlier else None
     return [f"arg{i}" for i in range(len(args))] + sorted(kwargs), \
-        [str(o.dtype).split(".")[-1] for o in outs]
+        [str(o.dtype).split(".")[-1] for o in outs], entry
 
 
 if __name__ == "__main__":
