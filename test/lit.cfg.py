@@ -32,6 +32,10 @@ import shutil
 config.substitutions.append(
     ("%ptxas", shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"))
 
+# The toolkit's libdevice, which --target=cuda needs.
+if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("libdevice")
+
 # The host stand-in of libcuda and libcublasLt (test/Runtime/FakeCuda.c).
 config.substitutions.append(
     ("%fakecuda", os.path.join(config.mlxc_obj_root, "unittests", "Runtime",

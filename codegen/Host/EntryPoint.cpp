@@ -79,9 +79,12 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
         name ? name.str()
              : ((kind == "argument" ? "arg" : "out") + Twine(index)).str();
     auto fail = [&]() {
-      return func.emitError() << kind << " #" << index << " ('"
-                              << llvm::StringRef(spec.name).take_front(64)
-                              << "', " << type << "): ";
+      std::string shown;
+      llvm::raw_string_ostream os(shown);
+      llvm::printEscapedString(llvm::StringRef(spec.name).take_front(64), os);
+      return func.emitError()
+             << kind << " #" << index << " ('" << shown << "', " << type
+             << "): ";
     };
     if (std::string why = whyBadName(spec.name); !why.empty())
       return fail() << "not a valid name: " << why;

@@ -281,13 +281,15 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
 
 /// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
 static FailureOr<std::string> findLibdevice() {
+  // An explicit --cuda-path is the toolkit to use: no other.
   SmallVector<std::string> roots;
   if (!cudaPath.empty())
     roots.push_back(cudaPath);
   for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *value = getenv(var))
+    if (const char *value = getenv(var); value && cudaPath.empty())
       roots.push_back(value);
-  roots.push_back("/usr/local/cuda");
+  if (cudaPath.empty())
+    roots.push_back("/usr/local/cuda");
   for (const std::string &root : roots) {
     SmallString<256> path(root);
     sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");

@@ -1,0 +1,3 @@
+func.func @f(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  return %x : tensor<4294967296x4294967296xf32>
+}
