@@ -172,6 +172,11 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   Builder b(context);
   SmallVector<Type> resultTypes;
   for (const ArrayMeta &meta : node.outputs) {
+    // FFTs and the like: name the primitive, not only its dtype.
+    if (meta.dtype == Dtype::Complex64)
+      return emitError(loc) << "MLX primitive " << name
+                            << " is not supported by mlxc: its result is "
+                               "complex64, a dtype mlxc does not have";
     FailureOr<RankedTensorType> type = getTensorType(meta, loc);
     if (failed(type))
       return failure();

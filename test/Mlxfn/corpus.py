@@ -183,7 +183,11 @@ def decode_step(dtype):
 
 @model
 def llama_decode_step():
-    return decode_step(mx.float32)
+    """The decode step of docs/Guides/FromMlx.md, exported by keyword as
+    there (inputs k_cache, offset, v_cache, x)."""
+    step, (x, k_cache, v_cache, offset), _ = decode_step(mx.float32)
+    return step, [], {"x": x, "k_cache": k_cache, "v_cache": v_cache,
+                      "offset": offset}
 
 
 @model
