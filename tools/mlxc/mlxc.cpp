@@ -143,8 +143,9 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return publics.size() == 1 ? publics.front() : defined.front();
 }
 
-/// Checks the functions `entry` calls: each has a body, and no call chain
-/// returns to a function on it (compiled code has no recursion).
+/// Checks the functions `entry` calls: each has a body and holds mlx ops
+/// only, and no call chain returns to a function on it (compiled code has no
+/// recursion).
 /// `state` ends up holding every function `entry` reaches.
 static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
                                     llvm::DenseMap<Operation *, int> &state) {
@@ -153,6 +154,20 @@ static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
   std::function<LogicalResult(func::FuncOp)> visit =
       [&](func::FuncOp func) -> LogicalResult {
     state[func] = 1;
+    // A graph is made of mlx ops; anything else (arith on tensors, say)
+    // would reach bufferization or code generation unchecked.
+    WalkResult foreign = func.walk([&](Operation *op) {
+      if (op == func.getOperation() ||
+          isa<mlx::MlxDialect>(op->getDialect()) ||
+          isa<func::ReturnOp, func::CallOp>(op))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName()
+                      << "' is not an op of the mlx dialect; a graph is "
+                         "written in mlx ops (see docs/Dialects/MlxOps.md)";
+      return WalkResult::interrupt();
+    });
+    if (foreign.wasInterrupted())
+      return failure();
     WalkResult result = func.walk([&](CallOpInterface call) {
       auto ref = dyn_cast_if_present<SymbolRefAttr>(
           dyn_cast<SymbolRefAttr>(call.getCallableForCallee()));
