@@ -93,10 +93,8 @@ def bf16_round(x):
 def to_mx(name, dtype, data):
     if mx is None:
         return data
-    arr = mx.array(data)
-    if dtype == "bfloat16":
-        arr = arr.astype(mx.bfloat16)
-    return arr
+    # The input's own dtype (mx.array alone would make float64 float32).
+    return mx.array(data, dtype=getattr(mx, dtype))
 
 
 def dtype_name(x):

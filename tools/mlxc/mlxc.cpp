@@ -785,12 +785,12 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == Emit::Lib) {
     // The header is written beside the library: refuse it replacing input.
-    StringRef library = outputPathFor(Emit::Lib);
+    std::string library = outputPathFor(Emit::Lib);
     StringRef stem = sys::path::stem(library);
     stem.consume_front("lib");
     SmallString<256> header(sys::path::parent_path(library));
     sys::path::append(header, stem + ".h");
-    if (failed(checkOutputPath(header, false)))
+    if (failed(checkOutputPath(header.str(), false)))
       return 1;
   }
 
