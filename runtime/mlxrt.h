@@ -167,7 +167,8 @@ void mlxrt_signature_free(mlxrt_signature *sig);
 ///
 /// The file must hold exactly expected's dtype and shape; the one conversion
 /// is float32 data for a bfloat16 tensor (rounded to nearest even), as numpy
-/// has no bfloat16. Bool data is normalized to 0/1.
+/// has no bfloat16. Bool data is normalized to 0/1. Fortran-order .npy data
+/// is reordered into row-major order.
 mlxrt_status mlxrt_load_tensor(const char *spec, const char *default_entry,
                                const mlxrt_tensor *expected, void *dst,
                                mlxrt_error *err);

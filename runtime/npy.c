@@ -245,6 +245,74 @@ static mlxrt_status dtypeFromDescr(const char *descr, const char *what,
                     what, descr);
 }
 
+//===----------------------------------------------------------------------===//
+// Fortran order
+//===----------------------------------------------------------------------===//
+
+/// Whether C and Fortran order lay the array out alike: no elements, or at
+/// most one dimension longer than 1 (so every rank <= 1 array).
+static bool sameInBothOrders(const mlxrt_tensor *t) {
+  int longer = 0;
+  for (int i = 0; i < t->rank; ++i) {
+    if (t->dims[i] == 0)
+      return true;
+    longer += t->dims[i] > 1;
+  }
+  return longer <= 1;
+}
+
+/// Moves t->data from Fortran order (first index fastest) to C order,
+/// through a copy of it.
+static mlxrt_status fortranToC(mlxrt_tensor *t, const char *what,
+                               mlxrt_error *err) {
+  void *copy;
+  mlxrt_status st = mlxrt_host_alloc(t->nbytes, &copy, err);
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "%s: reordering Fortran-order data: ", what);
+    return st;
+  }
+  memcpy(copy, t->data, t->nbytes);
+  // C-order strides, in elements.
+  uint64_t stride[MLXRT_MAX_RANK];
+  int64_t index[MLXRT_MAX_RANK] = {0};
+  uint64_t step = 1;
+  for (int k = t->rank - 1; k >= 0; --k) {
+    stride[k] = step;
+    step *= (uint64_t)t->dims[k];
+  }
+  size_t size = mlxrt_dtype_size(t->dtype);
+  const unsigned char *src = copy;
+  unsigned char *dst = t->data;
+  uint64_t n = mlxrt_tensor_numel(t), at = 0;
+  for (uint64_t i = 0; i < n; ++i, src += size) {
+    // Fixed sizes let the compiler make each copy one move.
+    switch (size) {
+    case 1:
+      dst[at] = *src;
+      break;
+    case 2:
+      memcpy(dst + at * 2, src, 2);
+      break;
+    case 4:
+      memcpy(dst + at * 4, src, 4);
+      break;
+    default:
+      memcpy(dst + at * 8, src, 8);
+      break;
+    }
+    // The next element in Fortran order: an odometer, first index fastest.
+    for (int k = 0; k < t->rank; ++k) {
+      at += stride[k];
+      if (++index[k] < t->dims[k])
+        break;
+      at -= stride[k] * (uint64_t)t->dims[k];
+      index[k] = 0;
+    }
+  }
+  mlxrt_host_free(copy);
+  return MLXRT_OK;
+}
+
 mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
                             mlxrt_error *err) {
   unsigned char pre[12];
@@ -288,11 +356,6 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
   if (st != MLXRT_OK)
     return st;
 
-  if (h.fortran)
-    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
-                      "%s: Fortran-order arrays are not supported; save a "
-                      "C-order array (np.ascontiguousarray)",
-                      r->what);
   mlxrt_dtype dtype = MLXRT_DTYPE_FLOAT32;
   if ((st = dtypeFromDescr(h.descr, r->what, &dtype, err)) != MLXRT_OK)
     return st;
@@ -302,6 +365,9 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
     mlxrt_error_prefix(err, "%s: ", r->what);
     return st;
   }
+  // mx.save writes 1-D and 0-D arrays (and transposed views) as Fortran
+  // order; only where the two orders differ must the data move.
+  bool transpose = h.fortran && !sameInBothOrders(&found);
   if ((st = mlxrt_load_payload(r, &found, req, r->what, err)) != MLXRT_OK)
     return st;
 
@@ -316,6 +382,8 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
                     "%" PRIu64 " (the header's shape does not match the "
                     "data)",
                     r->what, end);
+  if (st == MLXRT_OK && transpose)
+    st = fortranToC(req->out, r->what, err);
   if (st != MLXRT_OK)
     mlxrt_load_release(req);
   return st;

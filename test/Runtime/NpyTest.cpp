@@ -233,13 +233,77 @@ TEST(Npy, FilesWrittenByNumpy) {
   EXPECT_EQ(s.values<double>(), std::vector<double>{2.25});
 }
 
-TEST(Npy, FortranOrderIsRejected) {
+TEST(Npy, FortranOrderIsReorderedToCOrder) {
   TempDir dir;
+  // np.asfortranarray(np.arange(6).reshape(2, 3)): on disk 0 3 1 4 2 5.
   std::string path =
       dir.write("f.npy", fixture(NumpyFortran, sizeof(NumpyFortran)));
-  EXPECT_EQ(readError(path),
-            path + ": Fortran-order arrays are not supported; save a C-order "
-                   "array (np.ascontiguousarray)");
+  ReadTensor r(path);
+  ASSERT_EQ(r.status, MLXRT_OK) << r.message;
+  ASSERT_EQ(r.t.rank, 2);
+  EXPECT_EQ(r.t.dims[0], 2);
+  EXPECT_EQ(r.t.dims[1], 3);
+  EXPECT_EQ(r.values<float>(), (std::vector<float>{0, 1, 2, 3, 4, 5}));
+  std::vector<unsigned char> dst;
+  ASSERT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT32, {2, 3}), dst), "");
+  EXPECT_EQ(std::memcmp(dst.data(), r.t.data, 24), 0);
+  EXPECT_EQ(dst[24], 0xAB);
+  // Through the float32 -> bfloat16 conversion too.
+  ASSERT_EQ(loadError(path, tensorType(MLXRT_DTYPE_BFLOAT16, {2, 3}), dst), "");
+  const uint16_t *bf = reinterpret_cast<const uint16_t *>(dst.data());
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(mlxrt_bfloat16_to_float(bf[i]), static_cast<float>(i));
+
+  // Hand-made: rank 8, and shapes where both orders agree (only one
+  // dimension longer than 1, or no elements), which need no copy.
+  std::vector<int16_t> v(256);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<int16_t>(i);
+  path = dir.write("g.npy", npyFile(npyDict("<i2", "(2, 2, 2, 2, 2, 2, 2, 2)",
+                                            /*fortran=*/true),
+                                    bytesOf(v)));
+  ReadTensor g(path);
+  ASSERT_EQ(g.status, MLXRT_OK) << g.message;
+  std::vector<int16_t> got = g.values<int16_t>();
+  ASSERT_EQ(got.size(), 256u);
+  for (unsigned c = 0; c < 256; ++c) {
+    // The C-order index's bits, reversed, are the Fortran-order index.
+    unsigned f = 0;
+    for (int b = 0; b < 8; ++b)
+      f |= ((c >> b) & 1u) << (7 - b);
+    ASSERT_EQ(got[c], static_cast<int16_t>(f)) << c;
+  }
+  struct {
+    const char *shape;
+    size_t bytes;
+  } same[] = {{"(1, 4, 1)", 8}, {"(4, 1)", 8}, {"(0, 3)", 0}, {"(3, 0, 2)", 0}};
+  for (auto &c : same) {
+    SCOPED_TRACE(c.shape);
+    std::string data = pattern(c.bytes);
+    path = dir.write("s.npy", npyFile(npyDict("<i2", c.shape, true), data));
+    ReadTensor s(path);
+    ASSERT_EQ(s.status, MLXRT_OK) << s.message;
+    EXPECT_EQ(std::string(static_cast<char *>(s.t.data), s.t.nbytes), data);
+  }
+}
+
+TEST(Npy, FilesWrittenByMlx) {
+  TempDir dir;
+  // mx.save writes 1-D and 0-D arrays with 'fortran_order': True.
+  ReadTensor v(dir.write("v.npy", fixture(MlxSave1d, sizeof(MlxSave1d))));
+  ASSERT_EQ(v.status, MLXRT_OK) << v.message;
+  EXPECT_EQ(v.values<float>(), (std::vector<float>{1.5f, -2, 3}));
+  ReadTensor s(dir.write("s.npy", fixture(MlxSave0d, sizeof(MlxSave0d))));
+  ASSERT_EQ(s.status, MLXRT_OK) << s.message;
+  EXPECT_EQ(s.t.rank, 0);
+  EXPECT_EQ(s.values<float>(), std::vector<float>{2.25f});
+  // A transposed view: (3, 2) in Fortran order, the bytes of the original.
+  ReadTensor t(dir.write(
+      "t.npy", fixture(MlxSaveTransposed, sizeof(MlxSaveTransposed))));
+  ASSERT_EQ(t.status, MLXRT_OK) << t.message;
+  ASSERT_EQ(t.t.rank, 2);
+  EXPECT_EQ(t.t.dims[0], 3);
+  EXPECT_EQ(t.values<int32_t>(), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
 }
 
 TEST(Npy, TruncatedFiles) {
