@@ -167,7 +167,8 @@ void mlxrt_signature_free(mlxrt_signature *sig);
 ///
 /// The file must hold exactly expected's dtype and shape; the one conversion
 /// is float32 data for a bfloat16 tensor (rounded to nearest even), as numpy
-/// has no bfloat16. Bool data is normalized to 0/1. Fortran-order .npy data
+/// has no bfloat16 (a .npy holds bfloat16 itself as mx.save writes it: descr
+/// '<V2' or '|V2'). Bool data is normalized to 0/1. Fortran-order .npy data
 /// is reordered into row-major order.
 mlxrt_status mlxrt_load_tensor(const char *spec, const char *default_entry,
                                const mlxrt_tensor *expected, void *dst,
@@ -179,7 +180,9 @@ mlxrt_status mlxrt_read_tensor(const char *spec, const char *default_entry,
                                mlxrt_tensor *out, mlxrt_error *err);
 
 /// Writes t as a version 1.0 .npy to an open stream; `what` names the stream
-/// in messages. bfloat16 data is written as float32 (numpy has no bfloat16).
+/// in messages. bfloat16 data is written as mx.save writes it: descr '<V2'
+/// (a 2-byte void, as numpy has no bfloat16) and the raw bits, which
+/// mx.load reads back as bfloat16.
 mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
                              mlxrt_error *err);
 

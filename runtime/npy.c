@@ -24,17 +24,28 @@ static const struct {
   const char *descr;
   mlxrt_dtype dtype;
 } Descrs[] = {
-    {"|b1", MLXRT_DTYPE_BOOL},    {"<b1", MLXRT_DTYPE_BOOL},
-    {"|u1", MLXRT_DTYPE_UINT8},   {"<u1", MLXRT_DTYPE_UINT8},
-    {"<u2", MLXRT_DTYPE_UINT16},  {"<u4", MLXRT_DTYPE_UINT32},
-    {"<u8", MLXRT_DTYPE_UINT64},  {"|i1", MLXRT_DTYPE_INT8},
-    {"<i1", MLXRT_DTYPE_INT8},    {"<i2", MLXRT_DTYPE_INT16},
-    {"<i4", MLXRT_DTYPE_INT32},   {"<i8", MLXRT_DTYPE_INT64},
-    {"<f2", MLXRT_DTYPE_FLOAT16}, {"<f4", MLXRT_DTYPE_FLOAT32},
+    {"|b1", MLXRT_DTYPE_BOOL},
+    {"<b1", MLXRT_DTYPE_BOOL},
+    {"|u1", MLXRT_DTYPE_UINT8},
+    {"<u1", MLXRT_DTYPE_UINT8},
+    {"<u2", MLXRT_DTYPE_UINT16},
+    {"<u4", MLXRT_DTYPE_UINT32},
+    {"<u8", MLXRT_DTYPE_UINT64},
+    {"|i1", MLXRT_DTYPE_INT8},
+    {"<i1", MLXRT_DTYPE_INT8},
+    {"<i2", MLXRT_DTYPE_INT16},
+    {"<i4", MLXRT_DTYPE_INT32},
+    {"<i8", MLXRT_DTYPE_INT64},
+    {"<f2", MLXRT_DTYPE_FLOAT16},
+    {"<f4", MLXRT_DTYPE_FLOAT32},
     {"<f8", MLXRT_DTYPE_FLOAT64},
+    // numpy has no bfloat16: MLX (mx.save, mx.load) and ml_dtypes store it
+    // as a 2-byte void, '<V2' (numpy itself spells that '|V2').
+    {"<V2", MLXRT_DTYPE_BFLOAT16},
+    {"|V2", MLXRT_DTYPE_BFLOAT16},
 };
 
-/// The descr numpy writes for a dtype; bfloat16 is written as float32.
+/// The descr numpy writes for a dtype; for bfloat16 the one mx.save writes.
 static const char *descrFor(mlxrt_dtype dtype) {
   switch (dtype) {
   case MLXRT_DTYPE_BOOL:
@@ -43,8 +54,6 @@ static const char *descrFor(mlxrt_dtype dtype) {
     return "|u1";
   case MLXRT_DTYPE_INT8:
     return "|i1";
-  case MLXRT_DTYPE_BFLOAT16:
-    return "<f4";
   default:
     break;
   }
@@ -241,7 +250,8 @@ static mlxrt_status dtypeFromDescr(const char *descr, const char *what,
                       what, descr);
   return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
                     "%s: unsupported npy dtype '%s' (supported: bool, "
-                    "int8-64, uint8-64, float16, float32, float64)",
+                    "int8-64, uint8-64, float16, bfloat16 as '<V2', float32, "
+                    "float64)",
                     what, descr);
 }
 
@@ -437,23 +447,8 @@ mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
       fwrite(header, 1, headerLen, f) != headerLen)
     return writeError(what, err);
 
-  if (t->dtype != MLXRT_DTYPE_BFLOAT16) {
-    if (t->nbytes && fwrite(t->data, 1, t->nbytes, f) != t->nbytes)
-      return writeError(what, err);
-    return MLXRT_OK;
-  }
-  // bfloat16 -> float32, a chunk at a time.
-  const uint16_t *src = t->data;
-  uint64_t count = mlxrt_tensor_numel(t);
-  float chunk[4096];
-  for (uint64_t done = 0; done < count;) {
-    size_t k = count - done < 4096 ? (size_t)(count - done) : 4096;
-    for (size_t i = 0; i < k; ++i)
-      chunk[i] = mlxrt_bfloat16_to_float(src[done + i]);
-    if (fwrite(chunk, sizeof(float), k, f) != k)
-      return writeError(what, err);
-    done += k;
-  }
+  if (t->nbytes && fwrite(t->data, 1, t->nbytes, f) != t->nbytes)
+    return writeError(what, err);
   return MLXRT_OK;
 }
 

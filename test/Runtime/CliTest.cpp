@@ -339,9 +339,8 @@ TEST_F(Cli, Help) {
   for (const char *text :
        {"--input NAME=FILE", "FILE.npz[:ENTRY]", "FILE.safetensors[:TENSOR]",
         "--output FILE", "--device=DEVICE", "cpu, cuda or cuda:N", "--repeat N",
-        "bfloat16 input also accepts\nfloat32 data", "rounding to nearest even",
-        "bfloat16\noutputs are written as "
-        "float32 .npy"})
+        "bfloat16 input also accepts float32 data", "descr '<V2'",
+        "mx.load reads them as bfloat16", "ml_dtypes.bfloat16"})
     EXPECT_TRUE(contains(r.out, text)) << text;
   EXPECT_TRUE(contains(r.out, std::string("devices:\n  cpu\n  (no cuda: ") +
                                   NoCudaCode + ")\n"))
@@ -434,14 +433,23 @@ TEST_F(Cli, OutputsOfEveryKind) {
                    "n: int64 [10] = [0, -1, -2, -3, -4, -5, -6, -7, ...] "
                    "(10 values)\n"
                    "c: float64 scalar = 0.5\n");
-  // Written: the first two outputs only; bfloat16 becomes float32.
+  // Written: the first two outputs only; bfloat16 as mx.save writes it.
   std::string s = Dir.file("s.npy"), h = Dir.file("h.npy");
   r = runCli(Many,
              {"--input", x, "--output", s, "--output", h, "--device=cpu"});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(readOutput(s), (std::vector<float>{3, -4, 2}));
-  EXPECT_EQ(readOutput(h), (std::vector<float>{3, -4, 2}));
+  EXPECT_TRUE(contains(readFile(h), "{'descr': '<V2', "));
+  ReadTensor hr(h);
+  ASSERT_EQ(hr.status, MLXRT_OK) << hr.message;
+  EXPECT_EQ(hr.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(hr.values<uint16_t>(),
+            (std::vector<uint16_t>{0x4040, 0xc080, 0x4000}));
+  // And read back as the bfloat16 input.
+  r = runCli(Many, {"--input", h, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "h: bfloat16 [3] = [6, -8, 4]\n")) << r.out;
   EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "h.npy",
                                                   "s.npy", "x.npy"}));
 }

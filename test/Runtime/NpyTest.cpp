@@ -27,8 +27,6 @@ TEST(Npy, RoundTripEveryDtype) {
   TempDir dir;
   for (int d = 0; d < MLXRT_DTYPE_COUNT; ++d) {
     auto dtype = static_cast<mlxrt_dtype>(d);
-    if (dtype == MLXRT_DTYPE_BFLOAT16)
-      continue; // Written as float32; see RoundTripBfloat16.
     for (std::vector<int64_t> dims :
          {std::vector<int64_t>{2, 3}, std::vector<int64_t>{},
           std::vector<int64_t>{5}, std::vector<int64_t>{0, 4},
@@ -93,19 +91,48 @@ TEST(Npy, RoundTripBfloat16) {
   t.data = bits.data();
   std::string path = dir.file("b.npy");
   ASSERT_EQ(mlxrt_npy_save(path.c_str(), &t, nullptr), MLXRT_OK);
-  // On disk: float32, as numpy has no bfloat16.
+  // On disk as mx.save writes bfloat16: descr '<V2', the raw bits.
+  std::string file = readFile(path);
+  EXPECT_EQ(file.substr(10, 57),
+            "{'descr': '<V2', 'fortran_order': False, 'shape': (5,), }");
+  EXPECT_EQ(file.substr(file.size() - 10), bytesOf(bits));
   ReadTensor r(path);
   ASSERT_EQ(r.status, MLXRT_OK) << r.message;
-  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_FLOAT32);
-  std::vector<float> f = r.values<float>();
-  ASSERT_EQ(f.size(), 5u);
-  EXPECT_EQ(f[0], 1.0f);
-  EXPECT_EQ(f[1], -3.140625f);
-  EXPECT_TRUE(std::isinf(f[2]));
-  // Read back as bfloat16: the same bits.
+  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(r.values<uint16_t>(), bits);
   std::vector<unsigned char> dst;
   ASSERT_EQ(loadError(path, t, dst), "");
   EXPECT_EQ(std::memcmp(dst.data(), bits.data(), 10), 0);
+  // numpy's own spelling of a 2-byte void, '|V2', too.
+  path = dir.write("v.npy", npyFile(npyDict("|V2", "(5,)"), bytesOf(bits)));
+  ASSERT_EQ(loadError(path, t, dst), "");
+  EXPECT_EQ(std::memcmp(dst.data(), bits.data(), 10), 0);
+  // bfloat16 data is not float32, nor the other way round.
+  EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT32, {5}), dst),
+            "expected float32 [5], got bfloat16 [5] in " + path);
+  EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT16, {5}), dst),
+            "expected float16 [5], got bfloat16 [5] in " + path);
+}
+
+TEST(Npy, Bfloat16WrittenByMlx) {
+  TempDir dir;
+  // mx.save(mx.array([1.5, -2, 3.140625], mx.bfloat16)).
+  std::string path =
+      dir.write("b.npy", fixture(MlxBfloat16, sizeof(MlxBfloat16)));
+  EXPECT_TRUE(contains(readFile(path), "'descr': '<V2'"));
+  ReadTensor r(path);
+  ASSERT_EQ(r.status, MLXRT_OK) << r.message;
+  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(r.values<uint16_t>(),
+            (std::vector<uint16_t>{0x3fc0, 0xc000, 0x4049}));
+  // A transposed bfloat16 view, (3, 2) in Fortran order.
+  ReadTensor t(dir.write(
+      "t.npy", fixture(MlxBfloat16Transposed, sizeof(MlxBfloat16Transposed))));
+  ASSERT_EQ(t.status, MLXRT_OK) << t.message;
+  std::vector<float> values;
+  for (uint16_t b : t.values<uint16_t>())
+    values.push_back(mlxrt_bfloat16_to_float(b));
+  EXPECT_EQ(values, (std::vector<float>{0, 3, 1, 4, 2, 5}));
 }
 
 TEST(Npy, Float32ConvertsToBfloat16WithRounding) {
@@ -413,10 +440,13 @@ TEST(Npy, MalformedHeaders) {
        "structured arrays are not supported"},
       {npyDict("<c8", "(3,)"),
        "unsupported npy dtype '<c8' (supported: bool, int8-64, uint8-64, "
-       "float16, float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64)"},
       {npyDict("O", "(3,)"),
        "unsupported npy dtype 'O' (supported: bool, int8-64, uint8-64, "
-       "float16, float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64)"},
+      {npyDict("<V4", "(3,)"),
+       "unsupported npy dtype '<V4' (supported: bool, int8-64, uint8-64, "
+       "float16, bfloat16 as '<V2', float32, float64)"},
       {npyDict(">f4", "(3,)"),
        "big-endian data ('>f4') is not supported; save it little-endian, "
        "e.g. with arr.astype(arr.dtype.newbyteorder('<'))"},
