@@ -107,7 +107,8 @@ static bool consumeWord(HeaderParser *p, const char *word) {
   return false;
 }
 
-/// A quoted string without escapes (numpy's keys and descrs have none).
+/// A quoted string without escapes or control characters (numpy's keys and
+/// descrs have none; a NUL would cut a descr short when compared).
 static mlxrt_status parseString(HeaderParser *p, const char **s, size_t *n) {
   skipSpace(p);
   if (p->at == p->len || (p->text[p->at] != '\'' && p->text[p->at] != '"'))
@@ -115,8 +116,13 @@ static mlxrt_status parseString(HeaderParser *p, const char **s, size_t *n) {
   char quote = p->text[p->at++];
   size_t start = p->at;
   while (p->at < p->len && p->text[p->at] != quote) {
-    if (p->text[p->at] == '\\')
+    unsigned char c = (unsigned char)p->text[p->at];
+    if (c == '\\')
       return headerError(p, "a string without escapes");
+    if (c == '\n') // Where numpy's padding ends: the string is open.
+      return headerError(p, "a closing quote");
+    if (c < 0x20 || c == 0x7f)
+      return headerError(p, "a string without control characters");
     ++p->at;
   }
   if (p->at == p->len)
@@ -167,7 +173,7 @@ static mlxrt_status parseShape(HeaderParser *p, int *rank, int64_t *dims) {
 
 typedef struct {
   bool hasDescr, hasOrder, hasShape;
-  char descr[16];
+  char descr[32]; // Longer ones are cut (and known to none).
   bool fortran;
   int rank;
   int64_t dims[MLXRT_MAX_RANK];

@@ -405,10 +405,28 @@ TEST(Npy, MalformedHeaders) {
        "malformed npy header at byte offset 19: expected ':' after a key"},
       {"{descr: '<f4'}",
        "malformed npy header at byte offset 11: expected a quoted string"},
-      {"{'descr': '<f4", "malformed npy header at byte offset 64: expected a "
+      {"{'descr': '<f4", "malformed npy header at byte offset 63: expected a "
                          "closing quote"},
       {"{'de\\scr': '<f4'}", "malformed npy header at byte offset 14: "
                              "expected a string without escapes"},
+      // A NUL would have cut the descr to '<f4' when compared.
+      {std::string("{'descr': '<f4\0junk', 'fortran_order': False, "
+                   "'shape': (3,)}",
+                   61),
+       "malformed npy header at byte offset 24: expected a string without "
+       "control characters"},
+      {"{'descr': '<f4\x7f', 'fortran_order': False, 'shape': (3,)}",
+       "malformed npy header at byte offset 24: expected a string without "
+       "control characters"},
+      {"{'descr': '\r<f4', 'fortran_order': False, 'shape': (3,)}",
+       "malformed npy header at byte offset 21: expected a string without "
+       "control characters"},
+      {"{'sha\tpe': (3,)}", "malformed npy header at byte offset 15: "
+                            "expected a string without control characters"},
+      {npyDict("<f4" + std::string(40, 'x'), "(3,)"),
+       "unsupported npy dtype '<f4" + std::string(28, 'x') +
+           "' (supported: bool, int8-64, uint8-64, float16, bfloat16 as "
+           "'<V2', float32, float64)"},
       {"{'descr': '<f4', 'fortran_order': false, 'shape': (3,)}",
        "malformed npy header at byte offset 44: expected True or False"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': [3]}",

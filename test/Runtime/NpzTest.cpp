@@ -185,6 +185,51 @@ TEST(Npz, ExactNameWinsOverNpySuffix) {
   EXPECT_EQ(s.values<float>(), std::vector<float>{1});
 }
 
+TEST(Npz, DuplicateEntriesAreRefused) {
+  // numpy reads the last of two entries of one name: the archive is
+  // ambiguous, whichever is asked for, with or without ".npy".
+  TempDir dir;
+  std::string path = dir.write("d.npz", zipFile({{"x.npy", npy({1})},
+                                                 {"y.npy", npy({2})},
+                                                 {"x.npy", npy({3}), true},
+                                                 {"z", npy({4})},
+                                                 {"z", npy({5})},
+                                                 {"z", npy({6})}}));
+  for (const char *x : {":x", ":x.npy"})
+    EXPECT_EQ(readError(path + x),
+              path + ": entry 'x.npy' appears 2 times in the archive, which "
+                     "is ambiguous (numpy reads the last one)");
+  EXPECT_EQ(readError(path, "x"),
+            path + ": entry 'x.npy' appears 2 times in the archive, which is "
+                   "ambiguous (numpy reads the last one)");
+  EXPECT_EQ(readError(path + ":z"),
+            path + ": entry 'z' appears 3 times in the archive, which is "
+                   "ambiguous (numpy reads the last one)");
+  // The other entries stay readable.
+  ReadTensor y(path + ":y");
+  ASSERT_EQ(y.status, MLXRT_OK) << y.message;
+  EXPECT_EQ(y.values<float>(), std::vector<float>{2});
+}
+
+TEST(Npz, LocalHeaderMustNameTheEntry) {
+  // The central directory says "x.npy", the local header at its offset
+  // another name: the directory points at the wrong data.
+  TempDir dir;
+  std::string zip = zipFile({{"x.npy", npy({1})}});
+  ASSERT_EQ(zip.substr(30, 5), "x.npy");
+  zip[30] = 'y';
+  std::string path = dir.write("l.npz", zip);
+  EXPECT_EQ(readError(path + ":x"),
+            path + ": corrupt zip archive at byte offset 0: the local file "
+                   "header names another entry");
+  zip = zipFile({{"x.npy", npy({1})}});
+  setLE(zip, 26, 2, 4); // Name length 4: "x.np".
+  dir.write("l.npz", zip);
+  EXPECT_EQ(readError(path + ":x"),
+            path + ": corrupt zip archive at byte offset 0: the local file "
+                   "header names another entry");
+}
+
 TEST(Npz, MissingEntries) {
   TempDir dir;
   std::string path =

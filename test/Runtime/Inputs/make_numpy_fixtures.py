@@ -74,6 +74,11 @@ FIXTURES = {
         p, v=mx.array([1, 2, 3]), t=MX_MATRIX.T, s=mx.array(7))),
     "MlxSavezCompressed": mlx_file(".npz", lambda p: mx.savez_compressed(
         p, v=mx.array([1, 2, 3]), t=MX_MATRIX.T, s=mx.array(7))),
+    # Tensors in another order than their data, an empty one, a scalar.
+    "MlxSafetensors": mlx_file(".safetensors", lambda p: mx.save_safetensors(
+        p, {"a": mx.array([1.5, -2, 3]), "b": mx.zeros((0, 4)),
+            "c": mx.array(2.0, mx.bfloat16), "d": mx.arange(5, dtype=mx.int8)},
+        metadata={"k": "v"})),
     # bfloat16: descr '<V2', the raw bits.
     "MlxBfloat16": mlx_file(".npy", lambda p: mx.save(
         p, mx.array([1.5, -2, 3.140625], mx.bfloat16))),
