@@ -108,12 +108,6 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
         fprintf(errs, "error: --output: empty file name\n");
         return ExitUsage;
       }
-      for (size_t k = 0; k < opts->numOutputs; ++k) {
-        if (strcmp(opts->outputs[k], value) == 0) {
-          fprintf(errs, "error: output file '%s' given twice\n", value);
-          return ExitUsage;
-        }
-      }
       opts->outputs[opts->numOutputs++] = value;
     } else if ((m = matchOption(argc, argv, &i, "--device", &value)) != 0) {
       if (m < 0)
@@ -414,30 +408,17 @@ typedef struct {
   size_t *bound;
   mlxrt_device *dev;
   void **args;
-  char **tmpPaths; ///< Per output: "FILE.tmp.<pid>" while it exists.
-  FILE **tmpFiles;
+  mlxrt_output *outs; ///< Per --output, open from before the run.
   double *times;
   const mlxrt_program *program;
   mlxrt_entry_fn entry; ///< The program's variant for dev.
   int argc;
 } Run;
 
-static void removeTemps(Run *run) {
-  for (size_t i = 0; i < run->opts.numOutputs; ++i) {
-    if (run->tmpFiles && run->tmpFiles[i]) {
-      fclose(run->tmpFiles[i]);
-      run->tmpFiles[i] = NULL;
-    }
-    if (run->tmpPaths && run->tmpPaths[i]) {
-      remove(run->tmpPaths[i]);
-      free(run->tmpPaths[i]);
-      run->tmpPaths[i] = NULL;
-    }
-  }
-}
-
 static void releaseRun(Run *run) {
-  removeTemps(run);
+  // Removes the temporaries of outputs not (all) committed.
+  for (size_t i = 0; run->outs && i < run->opts.numOutputs; ++i)
+    mlxrt_output_discard(&run->outs[i]);
   if (run->args) {
     size_t n = run->sig.num_inputs + run->sig.num_outputs;
     for (size_t i = 0; i < n; ++i)
@@ -452,8 +433,7 @@ static void releaseRun(Run *run) {
   free(run->opts.outputs);
   free(run->bound);
   free(run->args);
-  free(run->tmpPaths);
-  free(run->tmpFiles);
+  free(run->outs);
   free(run->times);
   mlxrt_signature_free(&run->sig);
 }
@@ -527,24 +507,55 @@ static int prepareBuffers(Run *run, FILE *errs) {
   return ExitOk;
 }
 
-/// Creates the temporary output files before the run, so that a bad output
-/// path fails before a long computation rather than after it.
+/// Two --output paths that name one file would have one output overwrite
+/// the other: a usage error, found before anything runs.
+static int checkOutputsDistinct(const Options *opts, FILE *errs) {
+  for (size_t i = 0; i < opts->numOutputs; ++i) {
+    for (size_t k = 0; k < i; ++k) {
+      const char *a = opts->outputs[k], *b = opts->outputs[i];
+      if (!mlxrt_outputs_collide(a, b))
+        continue;
+      if (strcmp(a, b) == 0)
+        fprintf(errs, "error: output file '%s' given twice\n", a);
+      else
+        fprintf(errs, "error: output files '%s' and '%s' are the same file\n",
+                a, b);
+      return ExitUsage;
+    }
+  }
+  return ExitOk;
+}
+
+/// Opens every output (creates the temporaries) before the run, so that a
+/// bad output path fails before a long computation rather than after it.
 static int openOutputs(Run *run, FILE *errs) {
   for (size_t i = 0; i < run->opts.numOutputs; ++i) {
-    const char *path = run->opts.outputs[i];
-    size_t len = strlen(path) + 32;
-    if (!(run->tmpPaths[i] = malloc(len))) {
-      fprintf(errs, "error: out of memory\n");
+    mlxrt_error err;
+    if (mlxrt_output_open(&run->outs[i], run->opts.outputs[i], &err) !=
+        MLXRT_OK) {
+      fprintf(errs, "error: output '%s': %s\n", run->sig.outputs[i].name,
+              err.message);
       return ExitRuntime;
     }
-    snprintf(run->tmpPaths[i], len, "%s.tmp.%ld", path, (long)getpid());
-    if (!(run->tmpFiles[i] = fopen(run->tmpPaths[i], "wb"))) {
-      fprintf(errs, "error: output '%s': cannot create '%s': %s\n",
-              run->sig.outputs[i].name, run->tmpPaths[i], strerror(errno));
-      free(run->tmpPaths[i]);
-      run->tmpPaths[i] = NULL;
-      return ExitRuntime;
-    }
+  }
+  return ExitOk;
+}
+
+/// Writes output k to its open file and closes it.
+static int writeOutput(Run *run, size_t k, FILE *errs) {
+  const mlxrt_signature *sig = &run->sig;
+  mlxrt_output *o = &run->outs[k];
+  mlxrt_tensor t = sig->outputs[k].type;
+  t.data = run->args[sig->num_inputs + k];
+  mlxrt_error err;
+  mlxrt_status st = mlxrt_npy_write(o->file, o->path, &t, &err);
+  mlxrt_status closed = mlxrt_output_close(o, st == MLXRT_OK ? &err : NULL);
+  if (st == MLXRT_OK)
+    st = closed;
+  if (st != MLXRT_OK) {
+    fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
+            err.message);
+    return ExitRuntime;
   }
   return ExitOk;
 }
@@ -601,32 +612,24 @@ static int execute(Run *run, FILE *out, FILE *errs) {
     for (size_t k = 0; k < sig->num_outputs; ++k)
       printSummary(out, &sig->outputs[k], run->args[sig->num_inputs + k]);
   }
-  // All outputs are written before any is renamed into place, so that an
-  // error leaves none of them behind.
+  // Every temporary is complete before any is renamed into place, and
+  // before outputs written in place (devices, FIFOs) get anything, so that
+  // a failure (a full disk) leaves every old output file as it was.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t k = 0; k < run->opts.numOutputs; ++k) {
+      if (run->outs[k].direct != (pass == 1))
+        continue;
+      int rc = writeOutput(run, k, errs);
+      if (rc != ExitOk)
+        return rc;
+    }
+  }
   for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-    mlxrt_tensor t = sig->outputs[k].type;
-    t.data = run->args[sig->num_inputs + k];
-    st = mlxrt_npy_write(run->tmpFiles[k], run->opts.outputs[k], &t, &err);
-    errno = 0;
-    if (fclose(run->tmpFiles[k]) != 0 && st == MLXRT_OK)
-      st = mlxrt_fail(&err, MLXRT_ERROR_IO, "cannot write '%s': %s",
-                      run->opts.outputs[k], strerror(errno ? errno : EIO));
-    run->tmpFiles[k] = NULL;
-    if (st != MLXRT_OK) {
+    if (mlxrt_output_commit(&run->outs[k], &err) != MLXRT_OK) {
       fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
               err.message);
       return ExitRuntime;
     }
-  }
-  for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-    if (rename(run->tmpPaths[k], run->opts.outputs[k]) != 0) {
-      fprintf(errs, "error: output '%s': cannot rename '%s' to '%s': %s\n",
-              sig->outputs[k].name, run->tmpPaths[k], run->opts.outputs[k],
-              strerror(errno));
-      return ExitRuntime;
-    }
-    free(run->tmpPaths[k]);
-    run->tmpPaths[k] = NULL;
   }
 
   if (run->opts.repeat) {
@@ -668,16 +671,16 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
     printHelp(out, prog, &run->sig, program->entry_cuda != NULL);
     return ExitOk;
   }
+  if ((rc = checkOutputsDistinct(&run->opts, errs)) != ExitOk)
+    return rc;
 
   const mlxrt_signature *sig = &run->sig;
   size_t nargs = sig->num_inputs + sig->num_outputs;
   run->bound = calloc(sig->num_inputs + 1, sizeof(size_t));
   run->args = calloc(nargs + 1, sizeof(void *));
-  run->tmpPaths = calloc(run->opts.numOutputs + 1, sizeof(char *));
-  run->tmpFiles = calloc(run->opts.numOutputs + 1, sizeof(FILE *));
+  run->outs = calloc(run->opts.numOutputs + 1, sizeof(mlxrt_output));
   run->times = calloc((size_t)run->opts.repeat + 1, sizeof(double));
-  if (!run->bound || !run->args || !run->tmpPaths || !run->tmpFiles ||
-      !run->times) {
+  if (!run->bound || !run->args || !run->outs || !run->times) {
     fprintf(errs, "error: out of memory\n");
     return ExitRuntime;
   }

@@ -186,8 +186,12 @@ mlxrt_status mlxrt_read_tensor(const char *spec, const char *default_entry,
 mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
                              mlxrt_error *err);
 
-/// Writes t as .npy to `path` atomically: into "PATH.tmp.<pid>", renamed over
-/// PATH when complete; after a failure no file is left behind.
+/// Writes t as .npy to `path`, completely or not at all: into a new
+/// temporary file beside PATH (created exclusively, mode 0666 less the
+/// umask), renamed over PATH when complete; through a symbolic link, beside
+/// and over its target (the link stays). A path that is neither a regular
+/// file nor a link to one (/dev/null, a FIFO) is written in place. After a
+/// failure no temporary is left behind and an old PATH is untouched.
 mlxrt_status mlxrt_npy_save(const char *path, const mlxrt_tensor *t,
                             mlxrt_error *err);
 

@@ -15,7 +15,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /// numpy never writes headers near this size; a larger value is corruption.
 #define MAX_HEADER_BYTES (16u << 20)
@@ -460,27 +459,14 @@ mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
 
 mlxrt_status mlxrt_npy_save(const char *path, const mlxrt_tensor *t,
                             mlxrt_error *err) {
-  size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  if (!tmp)
-    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
-  snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  mlxrt_status st = MLXRT_OK;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot create '%s': %s", tmp,
-                    strerror(errno));
-  } else {
-    st = mlxrt_npy_write(f, path, t, err);
-    errno = 0;
-    if (fclose(f) != 0 && st == MLXRT_OK)
-      st = writeError(path, err);
-    if (st == MLXRT_OK && rename(tmp, path) != 0)
-      st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot rename '%s' to '%s': %s",
-                      tmp, path, strerror(errno));
-    if (st != MLXRT_OK)
-      remove(tmp);
-  }
-  free(tmp);
+  mlxrt_output o;
+  mlxrt_status st = mlxrt_output_open(&o, path, err);
+  if (st != MLXRT_OK)
+    return st;
+  st = mlxrt_npy_write(o.file, path, t, err);
+  mlxrt_status closed = mlxrt_output_close(&o, st == MLXRT_OK ? err : NULL);
+  if (st == MLXRT_OK && (st = closed) == MLXRT_OK)
+    st = mlxrt_output_commit(&o, err);
+  mlxrt_output_discard(&o);
   return st;
 }

@@ -539,15 +539,27 @@ TEST(Npy, SaveIsAtomic) {
   std::string bad = dir.file("no/such/dir/out.npy");
   mlxrt_error err;
   ASSERT_EQ(mlxrt_npy_save(bad.c_str(), &t, &err), MLXRT_ERROR_IO);
-  EXPECT_EQ(std::string(err.message), "cannot create '" + bad + ".tmp." +
-                                          std::to_string(getpid()) +
-                                          "': No such file or directory");
+  EXPECT_EQ(std::string(err.message),
+            "cannot create a temporary file beside '" + bad +
+                "': No such file or directory");
   // Writing over an existing file replaces it and leaves no temporary.
   std::string path = dir.write("out.npy", "old contents");
   ASSERT_EQ(mlxrt_npy_save(path.c_str(), &t, &err), MLXRT_OK) << err.message;
   EXPECT_EQ(dir.list(), std::vector<std::string>{"out.npy"});
   ReadTensor r(path);
   EXPECT_EQ(r.values<float>(), v);
+  // A name too long for a suffix: a short temporary in the same directory.
+  std::string longName = dir.file(std::string(251, 'n') + ".npy");
+  ASSERT_EQ(mlxrt_npy_save(longName.c_str(), &t, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{
+                            std::string(251, 'n') + ".npy", "out.npy"}));
+  // /dev/full: the failure is reported, and /dev/full is not replaced.
+  if (access("/dev/full", W_OK) == 0) {
+    EXPECT_EQ(mlxrt_npy_save("/dev/full", &t, &err), MLXRT_ERROR_IO);
+    EXPECT_EQ(std::string(err.message),
+              "cannot write '/dev/full': No space left on device");
+  }
 }
 
 TEST(Npy, WriteErrorsAreReported) {
