@@ -38,6 +38,7 @@ typedef struct {
   long repeat;        ///< 0: run once, untimed.
   bool cold;          ///< --cold: the host rewrites inputs before each run.
   bool help;
+  bool version;
 } Options;
 
 /// Matches "--opt VALUE" and "--opt=VALUE" at argv[*i]; returns 1 with
@@ -79,6 +80,8 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
     int m;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       opts->help = true;
+    } else if (strcmp(arg, "--version") == 0) {
+      opts->version = true;
     } else if ((m = matchOption(argc, argv, &i, "--input", &value)) != 0) {
       if (m < 0)
         goto missing;
@@ -203,7 +206,8 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
 
   fprintf(out,
           "usage: %s [--input [NAME=]FILE]... [--output FILE]...\n"
-          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help]\n\n"
+          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help] "
+          "[--version]\n\n"
           "Runs '%s', compiled by mlxc.\n\n",
           prog, sig->entry);
   printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
@@ -229,18 +233,45 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
       "  --repeat N           after one warm-up run, run N times and print\n"
       "                       the median time\n"
       "  --help               show this text\n"
+      "  --version            show the runtime's version\n"
       "\n"
-      "Each input file must hold exactly the dtype and shape shown above.\n"
+      "Each input file must hold exactly the dtype and shape shown above,\n"
+      "and be a regular file (not a FIFO or a device). Fortran-order .npy\n"
+      "files (as mx.save writes 1-D arrays) are read like C-order ones.\n"
       "bfloat16 .npy files are as mx.save writes them: descr '<V2' (numpy\n"
       "has no bfloat16) and the raw bits. mx.load reads them as bfloat16;\n"
       "numpy loads them as 2-byte voids: view them as ml_dtypes.bfloat16, or\n"
       "as float32 with (a.view('<u2').astype('<u4') << 16).view('<f4').\n"
       "A bfloat16 input also accepts float32 data (rounded to nearest\n"
       "even). float16 is .npy's '<f2'.\n"
-      "Output files are written completely or not at all.\n"
+      "Output files are written completely or not at all: each to a new\n"
+      "file beside it, renamed over it once every output is written\n"
+      "(through a symbolic link, over the link's target). Devices and FIFOs\n"
+      "(/dev/null, /dev/stdout) are written in place.\n"
       "On a GPU, inputs and outputs live in unified memory; set\n"
-      "MLXRT_NO_UNIFIED=1 to copy them to and from the device instead.\n",
+      "MLXRT_NO_UNIFIED=1 to copy them to and from the device instead.\n"
+      "\n"
+      "Needs at run time: Linux on an x86-64 CPU with AVX2, FMA, BMI2 and\n"
+      "F16C (x86-64-v3, mlxc's default --cpu; a program compiled with\n"
+      "another --cpu needs what that names), glibc 2.34 or newer, and\n"
+      "zlib (libz.so.1).\n",
       out);
+  if (hasCuda)
+    fputs("For the GPU: an NVIDIA driver (libcuda.so.1, or the library\n"
+          "MLXRT_LIBCUDA names) and a GPU from Volta (sm_70) on; a graph\n"
+          "with matrix products also needs cuBLASLt (libcublasLt.so.13 or\n"
+          ".12, or the library MLXRT_LIBCUBLASLT names). Without a driver\n"
+          "or a GPU the program runs on the CPU.\n",
+          out);
+}
+
+/// --version: the runtime, and the program it runs (sig: NULL when its
+/// signature does not parse).
+static void printVersion(FILE *out, const mlxrt_signature *sig, bool hasCuda) {
+  fprintf(out, "mlxrt %s\n", mlxrt_version());
+  if (sig)
+    fprintf(out, "program '%s', compiled by mlxc (%s)\n", sig->entry,
+            hasCuda ? "CPU and CUDA code" : "CPU code only");
 }
 
 //===----------------------------------------------------------------------===//
@@ -452,12 +483,13 @@ static int openDevice(Run *run, FILE *errs) {
     if (st == MLXRT_OK)
       st = mlxrt_device_open(run->opts.device, &run->dev, &err);
   } else {
-    // CUDA when the program has CUDA code and a GPU is there, else the CPU
-    // with a note that says why.
+    // CUDA when the program has CUDA code and a GPU is there, else the CPU;
+    // with a note that says why only when the program could have used a
+    // GPU (a CPU-only program has nothing to say on every run).
     char reason[sizeof(err.message)];
     st = MLXRT_ERROR_DEVICE;
     if (!program->entry_cuda)
-      mlxrt_strlcpy(reason, NoCudaCode, sizeof(reason));
+      st = mlxrt_device_open("cpu", &run->dev, &err);
     else if (mlxrt_cuda_available(reason, sizeof(reason)) &&
              (st = mlxrt_device_open("cuda", &run->dev, &err)) != MLXRT_OK) {
       const char *why = err.message;
@@ -465,7 +497,7 @@ static int openDevice(Run *run, FILE *errs) {
         why += 16;
       mlxrt_strlcpy(reason, why, sizeof(reason));
     }
-    if (st != MLXRT_OK) {
+    if (st != MLXRT_OK && program->entry_cuda) {
       fprintf(errs, "note: no CUDA device (%s); running on the CPU\n", reason);
       st = mlxrt_device_open("cpu", &run->dev, &err);
     }
@@ -650,10 +682,8 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
                       char **argv, FILE *out, FILE *errs) {
   const char *prog = argc > 0 && argv[0] ? argv[0] : "model";
   mlxrt_error err;
-  if (mlxrt_signature_parse(program->signature, &run->sig, &err) != MLXRT_OK) {
-    fprintf(errs, "error: internal error: %s\n", err.message);
-    return ExitRuntime;
-  }
+  bool sigOk =
+      mlxrt_signature_parse(program->signature, &run->sig, &err) == MLXRT_OK;
   run->program = program;
   size_t slots = argc > 0 ? (size_t)argc : 1;
   run->argc = argc;
@@ -667,6 +697,15 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
   int rc = parseOptions(argc, argv, &run->opts, run->names, errs);
   if (rc != ExitOk)
     return rc;
+  // The version is known even when the signature is broken.
+  if (run->opts.version && !run->opts.help) {
+    printVersion(out, sigOk ? &run->sig : NULL, program->entry_cuda != NULL);
+    return ExitOk;
+  }
+  if (!sigOk) {
+    fprintf(errs, "error: internal error: %s\n", err.message);
+    return ExitRuntime;
+  }
   if (run->opts.help) {
     printHelp(out, prog, &run->sig, program->entry_cuda != NULL);
     return ExitOk;

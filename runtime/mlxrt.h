@@ -57,6 +57,10 @@ typedef struct mlxrt_error {
 /// A short name of a status ("io error", ...), for logs.
 const char *mlxrt_status_name(mlxrt_status status);
 
+/// The runtime's version ("0.1.0"), the project's, as executables' --version
+/// prints it.
+const char *mlxrt_version(void);
+
 //===----------------------------------------------------------------------===//
 // Dtypes
 //===----------------------------------------------------------------------===//

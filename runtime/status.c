@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef MLXRT_VERSION
+#error "runtime/CMakeLists.txt defines MLXRT_VERSION"
+#endif
+
+const char *mlxrt_version(void) { return MLXRT_VERSION; }
+
 const char *mlxrt_status_name(mlxrt_status status) {
   switch (status) {
   case MLXRT_OK:

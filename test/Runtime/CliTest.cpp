@@ -159,11 +159,10 @@ TEST_F(Cli, PrintsOutputsWithoutOutputFiles) {
 }
 
 TEST_F(Cli, DefaultDeviceFallsBackToTheCpuWithANote) {
-  // A program without CUDA code runs on the CPU, anywhere.
+  // A program without CUDA code runs on the CPU, anywhere, without a word.
   CliResult r = runCli(Add, {"--input", A, "--input", B});
   EXPECT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.err, std::string("note: no CUDA device (") + NoCudaCode +
-                       "); running on the CPU\n");
+  EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out, "out0: float32 [4] = [1, 3, 5, 7]\n");
   EXPECT_EQ(AddCalls, 1);
   // With CUDA code, only where no GPU is present.
@@ -368,6 +367,49 @@ TEST_F(Cli, Help) {
   r = runCli(Many, {"--help"});
   EXPECT_TRUE(contains(r.out, "  x     bfloat16 [3]\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "  c     float64 scalar\n")) << r.out;
+}
+
+TEST_F(Cli, Version) {
+  CliResult r = runCli(Add, {"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION +
+                       "\nprogram 'add', compiled by mlxc (CPU code only)\n");
+  EXPECT_STREQ(mlxrt_version(), MLXRT_EXPECTED_VERSION);
+  EXPECT_STRNE(mlxrt_version(), "unknown");
+  // Nothing runs, whatever else is given.
+  r = runCli(AddCuda, {"--input", A, "--version", "--output", "o.npy"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION +
+                       "\nprogram 'add', compiled by mlxc (CPU and CUDA "
+                       "code)\n");
+  EXPECT_EQ(AddCalls, 0);
+  // A broken signature does not hide the runtime's version.
+  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry, nullptr};
+  r = runCli(bad, {"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION + "\n");
+  // Usage errors still are.
+  r = runCli(Add, {"--version", "--bogus"});
+  EXPECT_EQ(r.rc, 2);
+}
+
+TEST_F(Cli, HelpStatesWhatTheExecutableNeeds) {
+  CliResult r = runCli(Add, {"--help"});
+  EXPECT_EQ(r.rc, 0);
+  for (const char *text :
+       {"[--help] [--version]",
+        "--version            show the runtime's "
+        "version",
+        "x86-64 CPU with AVX2", "x86-64-v3", "glibc 2.34 or newer", "libz.so.1",
+        "Fortran-order .npy", "Devices and FIFOs"})
+    EXPECT_TRUE(contains(r.out, text)) << text << "\n" << r.out;
+  // The GPU's needs only where the program has CUDA code.
+  EXPECT_FALSE(contains(r.out, "libcuda.so.1")) << r.out;
+  r = runCli(AddCuda, {"--help"});
+  for (const char *text : {"NVIDIA driver (libcuda.so.1", "libcublasLt.so.13",
+                           "matrix products", "MLXRT_LIBCUBLASLT"})
+    EXPECT_TRUE(contains(r.out, text)) << text << "\n" << r.out;
 }
 
 TEST_F(Cli, InputErrorsNameTheInput) {
