@@ -473,7 +473,8 @@ static mlxrt_status checkLayout(Layout *l, uint64_t dataSize, const char *path,
                         " bytes of data (truncated file?)",
                         path, s->name, s->begin, s->end, dataSize);
   }
-  qsort(l->spans, l->count, sizeof(Span), compareSpans);
+  if (l->count)
+    qsort(l->spans, l->count, sizeof(Span), compareSpans);
   uint64_t at = 0;
   for (size_t i = 0; i < l->count; ++i) {
     const Span *s = &l->spans[i];
