@@ -38,6 +38,7 @@ typedef struct {
   long repeat;        ///< 0: run once, untimed.
   bool cold;          ///< --cold: the host rewrites inputs before each run.
   bool help;
+  bool version;
 } Options;
 
 /// Matches "--opt VALUE" and "--opt=VALUE" at argv[*i]; returns 1 with
@@ -79,6 +80,8 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
     int m;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       opts->help = true;
+    } else if (strcmp(arg, "--version") == 0) {
+      opts->version = true;
     } else if ((m = matchOption(argc, argv, &i, "--input", &value)) != 0) {
       if (m < 0)
         goto missing;
@@ -107,12 +110,6 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
       if (!*value) {
         fprintf(errs, "error: --output: empty file name\n");
         return ExitUsage;
-      }
-      for (size_t k = 0; k < opts->numOutputs; ++k) {
-        if (strcmp(opts->outputs[k], value) == 0) {
-          fprintf(errs, "error: output file '%s' given twice\n", value);
-          return ExitUsage;
-        }
       }
       opts->outputs[opts->numOutputs++] = value;
     } else if ((m = matchOption(argc, argv, &i, "--device", &value)) != 0) {
@@ -209,7 +206,8 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
 
   fprintf(out,
           "usage: %s [--input [NAME=]FILE]... [--output FILE]...\n"
-          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help]\n\n"
+          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help] "
+          "[--version]\n\n"
           "Runs '%s', compiled by mlxc.\n\n",
           prog, sig->entry);
   printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
@@ -235,15 +233,45 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
       "  --repeat N           after one warm-up run, run N times and print\n"
       "                       the median time\n"
       "  --help               show this text\n"
+      "  --version            show the runtime's version\n"
       "\n"
-      "Each input file must hold exactly the dtype and shape shown above.\n"
-      "bfloat16: numpy has no bfloat16, so a bfloat16 input also accepts\n"
-      "float32 data (converted, rounding to nearest even), and bfloat16\n"
-      "outputs are written as float32 .npy. float16 is .npy's '<f2'.\n"
-      "Output files are written completely or not at all.\n"
+      "Each input file must hold exactly the dtype and shape shown above,\n"
+      "and be a regular file (not a FIFO or a device). Fortran-order .npy\n"
+      "files (as mx.save writes 1-D arrays) are read like C-order ones.\n"
+      "bfloat16 .npy files are as mx.save writes them: descr '<V2' (numpy\n"
+      "has no bfloat16) and the raw bits. mx.load reads them as bfloat16;\n"
+      "numpy loads them as 2-byte voids: view them as ml_dtypes.bfloat16, or\n"
+      "as float32 with (a.view('<u2').astype('<u4') << 16).view('<f4').\n"
+      "A bfloat16 input also accepts float32 data (rounded to nearest\n"
+      "even). float16 is .npy's '<f2'.\n"
+      "Output files are written completely or not at all: each to a new\n"
+      "file beside it, renamed over it once every output is written\n"
+      "(through a symbolic link, over the link's target). Devices and FIFOs\n"
+      "(/dev/null, /dev/stdout) are written in place.\n"
       "On a GPU, inputs and outputs live in unified memory; set\n"
-      "MLXRT_NO_UNIFIED=1 to copy them to and from the device instead.\n",
+      "MLXRT_NO_UNIFIED=1 to copy them to and from the device instead.\n"
+      "\n"
+      "Needs at run time: Linux on an x86-64 CPU with AVX2, FMA, BMI2 and\n"
+      "F16C (x86-64-v3, mlxc's default --cpu; a program compiled with\n"
+      "another --cpu needs what that names), glibc 2.34 or newer, and\n"
+      "zlib (libz.so.1).\n",
       out);
+  if (hasCuda)
+    fputs("For the GPU: an NVIDIA driver (libcuda.so.1, or the library\n"
+          "MLXRT_LIBCUDA names) and a GPU from Volta (sm_70) on; a graph\n"
+          "with matrix products also needs cuBLASLt (libcublasLt.so.13 or\n"
+          ".12, or the library MLXRT_LIBCUBLASLT names). Without a driver\n"
+          "or a GPU the program runs on the CPU.\n",
+          out);
+}
+
+/// --version: the runtime, and the program it runs (sig: NULL when its
+/// signature does not parse).
+static void printVersion(FILE *out, const mlxrt_signature *sig, bool hasCuda) {
+  fprintf(out, "mlxrt %s\n", mlxrt_version());
+  if (sig)
+    fprintf(out, "program '%s', compiled by mlxc (%s)\n", sig->entry,
+            hasCuda ? "CPU and CUDA code" : "CPU code only");
 }
 
 //===----------------------------------------------------------------------===//
@@ -411,30 +439,17 @@ typedef struct {
   size_t *bound;
   mlxrt_device *dev;
   void **args;
-  char **tmpPaths; ///< Per output: "FILE.tmp.<pid>" while it exists.
-  FILE **tmpFiles;
+  mlxrt_output *outs; ///< Per --output, open from before the run.
   double *times;
   const mlxrt_program *program;
   mlxrt_entry_fn entry; ///< The program's variant for dev.
   int argc;
 } Run;
 
-static void removeTemps(Run *run) {
-  for (size_t i = 0; i < run->opts.numOutputs; ++i) {
-    if (run->tmpFiles && run->tmpFiles[i]) {
-      fclose(run->tmpFiles[i]);
-      run->tmpFiles[i] = NULL;
-    }
-    if (run->tmpPaths && run->tmpPaths[i]) {
-      remove(run->tmpPaths[i]);
-      free(run->tmpPaths[i]);
-      run->tmpPaths[i] = NULL;
-    }
-  }
-}
-
 static void releaseRun(Run *run) {
-  removeTemps(run);
+  // Removes the temporaries of outputs not (all) committed.
+  for (size_t i = 0; run->outs && i < run->opts.numOutputs; ++i)
+    mlxrt_output_discard(&run->outs[i]);
   if (run->args) {
     size_t n = run->sig.num_inputs + run->sig.num_outputs;
     for (size_t i = 0; i < n; ++i)
@@ -449,8 +464,7 @@ static void releaseRun(Run *run) {
   free(run->opts.outputs);
   free(run->bound);
   free(run->args);
-  free(run->tmpPaths);
-  free(run->tmpFiles);
+  free(run->outs);
   free(run->times);
   mlxrt_signature_free(&run->sig);
 }
@@ -469,12 +483,13 @@ static int openDevice(Run *run, FILE *errs) {
     if (st == MLXRT_OK)
       st = mlxrt_device_open(run->opts.device, &run->dev, &err);
   } else {
-    // CUDA when the program has CUDA code and a GPU is there, else the CPU
-    // with a note that says why.
+    // CUDA when the program has CUDA code and a GPU is there, else the CPU;
+    // with a note that says why only when the program could have used a
+    // GPU (a CPU-only program has nothing to say on every run).
     char reason[sizeof(err.message)];
     st = MLXRT_ERROR_DEVICE;
     if (!program->entry_cuda)
-      mlxrt_strlcpy(reason, NoCudaCode, sizeof(reason));
+      st = mlxrt_device_open("cpu", &run->dev, &err);
     else if (mlxrt_cuda_available(reason, sizeof(reason)) &&
              (st = mlxrt_device_open("cuda", &run->dev, &err)) != MLXRT_OK) {
       const char *why = err.message;
@@ -482,7 +497,7 @@ static int openDevice(Run *run, FILE *errs) {
         why += 16;
       mlxrt_strlcpy(reason, why, sizeof(reason));
     }
-    if (st != MLXRT_OK) {
+    if (st != MLXRT_OK && program->entry_cuda) {
       fprintf(errs, "note: no CUDA device (%s); running on the CPU\n", reason);
       st = mlxrt_device_open("cpu", &run->dev, &err);
     }
@@ -524,24 +539,55 @@ static int prepareBuffers(Run *run, FILE *errs) {
   return ExitOk;
 }
 
-/// Creates the temporary output files before the run, so that a bad output
-/// path fails before a long computation rather than after it.
+/// Two --output paths that name one file would have one output overwrite
+/// the other: a usage error, found before anything runs.
+static int checkOutputsDistinct(const Options *opts, FILE *errs) {
+  for (size_t i = 0; i < opts->numOutputs; ++i) {
+    for (size_t k = 0; k < i; ++k) {
+      const char *a = opts->outputs[k], *b = opts->outputs[i];
+      if (!mlxrt_outputs_collide(a, b))
+        continue;
+      if (strcmp(a, b) == 0)
+        fprintf(errs, "error: output file '%s' given twice\n", a);
+      else
+        fprintf(errs, "error: output files '%s' and '%s' are the same file\n",
+                a, b);
+      return ExitUsage;
+    }
+  }
+  return ExitOk;
+}
+
+/// Opens every output (creates the temporaries) before the run, so that a
+/// bad output path fails before a long computation rather than after it.
 static int openOutputs(Run *run, FILE *errs) {
   for (size_t i = 0; i < run->opts.numOutputs; ++i) {
-    const char *path = run->opts.outputs[i];
-    size_t len = strlen(path) + 32;
-    if (!(run->tmpPaths[i] = malloc(len))) {
-      fprintf(errs, "error: out of memory\n");
+    mlxrt_error err;
+    if (mlxrt_output_open(&run->outs[i], run->opts.outputs[i], &err) !=
+        MLXRT_OK) {
+      fprintf(errs, "error: output '%s': %s\n", run->sig.outputs[i].name,
+              err.message);
       return ExitRuntime;
     }
-    snprintf(run->tmpPaths[i], len, "%s.tmp.%ld", path, (long)getpid());
-    if (!(run->tmpFiles[i] = fopen(run->tmpPaths[i], "wb"))) {
-      fprintf(errs, "error: output '%s': cannot create '%s': %s\n",
-              run->sig.outputs[i].name, run->tmpPaths[i], strerror(errno));
-      free(run->tmpPaths[i]);
-      run->tmpPaths[i] = NULL;
-      return ExitRuntime;
-    }
+  }
+  return ExitOk;
+}
+
+/// Writes output k to its open file and closes it.
+static int writeOutput(Run *run, size_t k, FILE *errs) {
+  const mlxrt_signature *sig = &run->sig;
+  mlxrt_output *o = &run->outs[k];
+  mlxrt_tensor t = sig->outputs[k].type;
+  t.data = run->args[sig->num_inputs + k];
+  mlxrt_error err;
+  mlxrt_status st = mlxrt_npy_write(o->file, o->path, &t, &err);
+  mlxrt_status closed = mlxrt_output_close(o, st == MLXRT_OK ? &err : NULL);
+  if (st == MLXRT_OK)
+    st = closed;
+  if (st != MLXRT_OK) {
+    fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
+            err.message);
+    return ExitRuntime;
   }
   return ExitOk;
 }
@@ -598,32 +644,24 @@ static int execute(Run *run, FILE *out, FILE *errs) {
     for (size_t k = 0; k < sig->num_outputs; ++k)
       printSummary(out, &sig->outputs[k], run->args[sig->num_inputs + k]);
   }
-  // All outputs are written before any is renamed into place, so that an
-  // error leaves none of them behind.
+  // Every temporary is complete before any is renamed into place, and
+  // before outputs written in place (devices, FIFOs) get anything, so that
+  // a failure (a full disk) leaves every old output file as it was.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t k = 0; k < run->opts.numOutputs; ++k) {
+      if (run->outs[k].direct != (pass == 1))
+        continue;
+      int rc = writeOutput(run, k, errs);
+      if (rc != ExitOk)
+        return rc;
+    }
+  }
   for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-    mlxrt_tensor t = sig->outputs[k].type;
-    t.data = run->args[sig->num_inputs + k];
-    st = mlxrt_npy_write(run->tmpFiles[k], run->opts.outputs[k], &t, &err);
-    errno = 0;
-    if (fclose(run->tmpFiles[k]) != 0 && st == MLXRT_OK)
-      st = mlxrt_fail(&err, MLXRT_ERROR_IO, "cannot write '%s': %s",
-                      run->opts.outputs[k], strerror(errno ? errno : EIO));
-    run->tmpFiles[k] = NULL;
-    if (st != MLXRT_OK) {
+    if (mlxrt_output_commit(&run->outs[k], &err) != MLXRT_OK) {
       fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
               err.message);
       return ExitRuntime;
     }
-  }
-  for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-    if (rename(run->tmpPaths[k], run->opts.outputs[k]) != 0) {
-      fprintf(errs, "error: output '%s': cannot rename '%s' to '%s': %s\n",
-              sig->outputs[k].name, run->tmpPaths[k], run->opts.outputs[k],
-              strerror(errno));
-      return ExitRuntime;
-    }
-    free(run->tmpPaths[k]);
-    run->tmpPaths[k] = NULL;
   }
 
   if (run->opts.repeat) {
@@ -644,10 +682,8 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
                       char **argv, FILE *out, FILE *errs) {
   const char *prog = argc > 0 && argv[0] ? argv[0] : "model";
   mlxrt_error err;
-  if (mlxrt_signature_parse(program->signature, &run->sig, &err) != MLXRT_OK) {
-    fprintf(errs, "error: internal error: %s\n", err.message);
-    return ExitRuntime;
-  }
+  bool sigOk =
+      mlxrt_signature_parse(program->signature, &run->sig, &err) == MLXRT_OK;
   run->program = program;
   size_t slots = argc > 0 ? (size_t)argc : 1;
   run->argc = argc;
@@ -661,20 +697,29 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
   int rc = parseOptions(argc, argv, &run->opts, run->names, errs);
   if (rc != ExitOk)
     return rc;
+  // The version is known even when the signature is broken.
+  if (run->opts.version && !run->opts.help) {
+    printVersion(out, sigOk ? &run->sig : NULL, program->entry_cuda != NULL);
+    return ExitOk;
+  }
+  if (!sigOk) {
+    fprintf(errs, "error: internal error: %s\n", err.message);
+    return ExitRuntime;
+  }
   if (run->opts.help) {
     printHelp(out, prog, &run->sig, program->entry_cuda != NULL);
     return ExitOk;
   }
+  if ((rc = checkOutputsDistinct(&run->opts, errs)) != ExitOk)
+    return rc;
 
   const mlxrt_signature *sig = &run->sig;
   size_t nargs = sig->num_inputs + sig->num_outputs;
   run->bound = calloc(sig->num_inputs + 1, sizeof(size_t));
   run->args = calloc(nargs + 1, sizeof(void *));
-  run->tmpPaths = calloc(run->opts.numOutputs + 1, sizeof(char *));
-  run->tmpFiles = calloc(run->opts.numOutputs + 1, sizeof(FILE *));
+  run->outs = calloc(run->opts.numOutputs + 1, sizeof(mlxrt_output));
   run->times = calloc((size_t)run->opts.repeat + 1, sizeof(double));
-  if (!run->bound || !run->args || !run->tmpPaths || !run->tmpFiles ||
-      !run->times) {
+  if (!run->bound || !run->args || !run->outs || !run->times) {
     fprintf(errs, "error: out of memory\n");
     return ExitRuntime;
   }

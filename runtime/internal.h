@@ -1,8 +1,8 @@
 //===- internal.h - Shared internals of the mlxc runtime ---------*- C -*-===//
 //
 // Included first by every runtime source file: it selects the POSIX API the
-// sources use (fseeko, getpid, clock_gettime, dlopen) before any system
-// header. Nothing here is part of the public API.
+// sources use (fseeko, getpid, clock_gettime, dlopen, realpath) before any
+// system header. Nothing here is part of the public API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // realpath
 #endif
 #ifndef _FILE_OFFSET_BITS
 #define _FILE_OFFSET_BITS 64
@@ -138,6 +139,41 @@ mlxrt_status mlxrt_safetensors_load(FILE *file, uint64_t file_size,
 /// Appends "a, b, c" (at most a few names, then "...") to a message buffer;
 /// used to list what an archive holds when an entry is missing.
 void mlxrt_append_name(char *buf, size_t size, size_t *count, const char *name);
+
+//===----------------------------------------------------------------------===//
+// Output files (output.c)
+//===----------------------------------------------------------------------===//
+
+/// An output file being written, complete or not at all: a regular file
+/// (or a new one) goes to a new temporary beside it, renamed over it by
+/// mlxrt_output_commit; through a symbolic link, beside and over the link's
+/// target, so that the link stays. Anything else (a device such as
+/// /dev/null, a FIFO) is written in place (`direct`).
+typedef struct mlxrt_output {
+  const char *path; ///< As given; messages name it. Not owned.
+  char *target;     ///< The file the temporary replaces; NULL if direct.
+  char *tmp;        ///< The temporary while it exists; NULL if direct.
+  FILE *file;       ///< Open for writing until mlxrt_output_close.
+  bool direct;
+} mlxrt_output;
+
+/// Opens `path` for writing as described above; after a failure nothing is
+/// left to discard.
+mlxrt_status mlxrt_output_open(mlxrt_output *o, const char *path,
+                               mlxrt_error *err);
+/// Flushes, syncs (temporaries) and closes o->file; a failure is the
+/// write's ("cannot write 'PATH': No space left on device").
+mlxrt_status mlxrt_output_close(mlxrt_output *o, mlxrt_error *err);
+/// Renames the closed temporary over its target; nothing for direct ones.
+mlxrt_status mlxrt_output_commit(mlxrt_output *o, mlxrt_error *err);
+/// Closes what is open and removes the temporary (never anything else);
+/// also fine after a commit, or on a zeroed output.
+void mlxrt_output_discard(mlxrt_output *o);
+
+/// Whether writing outputs `a` and `b` would write one file twice: the same
+/// file (device and inode) when one exists, else the same name in the same
+/// real directory. Character devices (/dev/null) take any number of writes.
+int mlxrt_outputs_collide(const char *a, const char *b);
 
 //===----------------------------------------------------------------------===//
 // Devices (device.c, device_cpu.c; CUDA: cuda_internal.h)

@@ -11,11 +11,13 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool endsWith(const char *s, size_t len, const char *suffix) {
   size_t n = strlen(suffix);
@@ -90,6 +92,58 @@ static mlxrt_status detectFormat(FILE *f, const char *path, uint64_t size,
   return mlxrt_seek(f, 0, path, err);
 }
 
+static mlxrt_status notRegular(const char *path, mode_t mode,
+                               mlxrt_error *err) {
+  if (S_ISDIR(mode))
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot read '%s': %s", path,
+                      strerror(EISDIR));
+  return mlxrt_fail(err, MLXRT_ERROR_IO,
+                    "cannot read '%s': it is %s, not a regular file (the "
+                    "formats need a file's size and random access)",
+                    path,
+                    S_ISFIFO(mode)   ? "a FIFO or pipe"
+                    : S_ISCHR(mode)  ? "a character device"
+                    : S_ISBLK(mode)  ? "a block device"
+                    : S_ISSOCK(mode) ? "a socket"
+                                     : "a special file");
+}
+
+/// Opens a regular file for reading; anything else is refused before it is
+/// opened (opening a FIFO without a writer would block), and again after
+/// (it may have been swapped): O_NONBLOCK keeps that open from blocking.
+static mlxrt_status openInput(const char *path, FILE **out, uint64_t *size,
+                              mlxrt_error *err) {
+  *out = NULL;
+  struct stat info;
+  if (stat(path, &info) != 0)
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot open '%s': %s", path,
+                      strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return notRegular(path, info.st_mode, err);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot open '%s': %s", path,
+                      strerror(errno));
+  mlxrt_status st = MLXRT_OK;
+  int flags;
+  if (fstat(fd, &info) != 0)
+    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot stat '%s': %s", path,
+                    strerror(errno));
+  else if (!S_ISREG(info.st_mode))
+    st = notRegular(path, info.st_mode, err);
+  else if ((flags = fcntl(fd, F_GETFL)) < 0 ||
+           fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+           !(*out = fdopen(fd, "rb")))
+    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot open '%s': %s", path,
+                    strerror(errno));
+  if (st != MLXRT_OK) {
+    close(fd);
+    return st;
+  }
+  *size = (uint64_t)info.st_size;
+  return MLXRT_OK;
+}
+
 static mlxrt_status loadSpec(const char *spec, const char *defaultEntry,
                              const mlxrt_load_request *req, mlxrt_error *err) {
   char *path, *entry;
@@ -97,19 +151,10 @@ static mlxrt_status loadSpec(const char *spec, const char *defaultEntry,
   if (st != MLXRT_OK)
     return st;
 
-  FILE *f = fopen(path, "rb");
-  struct stat info;
-  if (!f) {
-    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot open '%s': %s", path,
-                    strerror(errno));
-  } else if (fstat(fileno(f), &info) != 0) {
-    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot stat '%s': %s", path,
-                    strerror(errno));
-  } else if (S_ISDIR(info.st_mode)) {
-    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot read '%s': %s", path,
-                    strerror(EISDIR));
-  } else {
-    uint64_t size = (uint64_t)info.st_size;
+  FILE *f;
+  uint64_t size = 0;
+  st = openInput(path, &f, &size, err);
+  if (st == MLXRT_OK) {
     Format format = FORMAT_NPY;
     const char *name = entry ? entry : defaultEntry;
     st = detectFormat(f, path, size, &format, err);

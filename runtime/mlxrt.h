@@ -57,6 +57,10 @@ typedef struct mlxrt_error {
 /// A short name of a status ("io error", ...), for logs.
 const char *mlxrt_status_name(mlxrt_status status);
 
+/// The runtime's version ("0.1.0"), the project's, as executables' --version
+/// prints it.
+const char *mlxrt_version(void);
+
 //===----------------------------------------------------------------------===//
 // Dtypes
 //===----------------------------------------------------------------------===//
@@ -167,7 +171,9 @@ void mlxrt_signature_free(mlxrt_signature *sig);
 ///
 /// The file must hold exactly expected's dtype and shape; the one conversion
 /// is float32 data for a bfloat16 tensor (rounded to nearest even), as numpy
-/// has no bfloat16. Bool data is normalized to 0/1.
+/// has no bfloat16 (a .npy holds bfloat16 itself as mx.save writes it: descr
+/// '<V2' or '|V2'). Bool data is normalized to 0/1. Fortran-order .npy data
+/// is reordered into row-major order.
 mlxrt_status mlxrt_load_tensor(const char *spec, const char *default_entry,
                                const mlxrt_tensor *expected, void *dst,
                                mlxrt_error *err);
@@ -178,12 +184,18 @@ mlxrt_status mlxrt_read_tensor(const char *spec, const char *default_entry,
                                mlxrt_tensor *out, mlxrt_error *err);
 
 /// Writes t as a version 1.0 .npy to an open stream; `what` names the stream
-/// in messages. bfloat16 data is written as float32 (numpy has no bfloat16).
+/// in messages. bfloat16 data is written as mx.save writes it: descr '<V2'
+/// (a 2-byte void, as numpy has no bfloat16) and the raw bits, which
+/// mx.load reads back as bfloat16.
 mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
                              mlxrt_error *err);
 
-/// Writes t as .npy to `path` atomically: into "PATH.tmp.<pid>", renamed over
-/// PATH when complete; after a failure no file is left behind.
+/// Writes t as .npy to `path`, completely or not at all: into a new
+/// temporary file beside PATH (created exclusively, mode 0666 less the
+/// umask), renamed over PATH when complete; through a symbolic link, beside
+/// and over its target (the link stays). A path that is neither a regular
+/// file nor a link to one (/dev/null, a FIFO) is written in place. After a
+/// failure no temporary is left behind and an old PATH is untouched.
 mlxrt_status mlxrt_npy_save(const char *path, const mlxrt_tensor *t,
                             mlxrt_error *err);
 

@@ -15,7 +15,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /// numpy never writes headers near this size; a larger value is corruption.
 #define MAX_HEADER_BYTES (16u << 20)
@@ -24,17 +23,28 @@ static const struct {
   const char *descr;
   mlxrt_dtype dtype;
 } Descrs[] = {
-    {"|b1", MLXRT_DTYPE_BOOL},    {"<b1", MLXRT_DTYPE_BOOL},
-    {"|u1", MLXRT_DTYPE_UINT8},   {"<u1", MLXRT_DTYPE_UINT8},
-    {"<u2", MLXRT_DTYPE_UINT16},  {"<u4", MLXRT_DTYPE_UINT32},
-    {"<u8", MLXRT_DTYPE_UINT64},  {"|i1", MLXRT_DTYPE_INT8},
-    {"<i1", MLXRT_DTYPE_INT8},    {"<i2", MLXRT_DTYPE_INT16},
-    {"<i4", MLXRT_DTYPE_INT32},   {"<i8", MLXRT_DTYPE_INT64},
-    {"<f2", MLXRT_DTYPE_FLOAT16}, {"<f4", MLXRT_DTYPE_FLOAT32},
+    {"|b1", MLXRT_DTYPE_BOOL},
+    {"<b1", MLXRT_DTYPE_BOOL},
+    {"|u1", MLXRT_DTYPE_UINT8},
+    {"<u1", MLXRT_DTYPE_UINT8},
+    {"<u2", MLXRT_DTYPE_UINT16},
+    {"<u4", MLXRT_DTYPE_UINT32},
+    {"<u8", MLXRT_DTYPE_UINT64},
+    {"|i1", MLXRT_DTYPE_INT8},
+    {"<i1", MLXRT_DTYPE_INT8},
+    {"<i2", MLXRT_DTYPE_INT16},
+    {"<i4", MLXRT_DTYPE_INT32},
+    {"<i8", MLXRT_DTYPE_INT64},
+    {"<f2", MLXRT_DTYPE_FLOAT16},
+    {"<f4", MLXRT_DTYPE_FLOAT32},
     {"<f8", MLXRT_DTYPE_FLOAT64},
+    // numpy has no bfloat16: MLX (mx.save, mx.load) and ml_dtypes store it
+    // as a 2-byte void, '<V2' (numpy itself spells that '|V2').
+    {"<V2", MLXRT_DTYPE_BFLOAT16},
+    {"|V2", MLXRT_DTYPE_BFLOAT16},
 };
 
-/// The descr numpy writes for a dtype; bfloat16 is written as float32.
+/// The descr numpy writes for a dtype; for bfloat16 the one mx.save writes.
 static const char *descrFor(mlxrt_dtype dtype) {
   switch (dtype) {
   case MLXRT_DTYPE_BOOL:
@@ -43,8 +53,6 @@ static const char *descrFor(mlxrt_dtype dtype) {
     return "|u1";
   case MLXRT_DTYPE_INT8:
     return "|i1";
-  case MLXRT_DTYPE_BFLOAT16:
-    return "<f4";
   default:
     break;
   }
@@ -98,7 +106,8 @@ static bool consumeWord(HeaderParser *p, const char *word) {
   return false;
 }
 
-/// A quoted string without escapes (numpy's keys and descrs have none).
+/// A quoted string without escapes or control characters (numpy's keys and
+/// descrs have none; a NUL would cut a descr short when compared).
 static mlxrt_status parseString(HeaderParser *p, const char **s, size_t *n) {
   skipSpace(p);
   if (p->at == p->len || (p->text[p->at] != '\'' && p->text[p->at] != '"'))
@@ -106,8 +115,13 @@ static mlxrt_status parseString(HeaderParser *p, const char **s, size_t *n) {
   char quote = p->text[p->at++];
   size_t start = p->at;
   while (p->at < p->len && p->text[p->at] != quote) {
-    if (p->text[p->at] == '\\')
+    unsigned char c = (unsigned char)p->text[p->at];
+    if (c == '\\')
       return headerError(p, "a string without escapes");
+    if (c == '\n') // Where numpy's padding ends: the string is open.
+      return headerError(p, "a closing quote");
+    if (c < 0x20 || c == 0x7f)
+      return headerError(p, "a string without control characters");
     ++p->at;
   }
   if (p->at == p->len)
@@ -158,7 +172,7 @@ static mlxrt_status parseShape(HeaderParser *p, int *rank, int64_t *dims) {
 
 typedef struct {
   bool hasDescr, hasOrder, hasShape;
-  char descr[16];
+  char descr[32]; // Longer ones are cut (and known to none).
   bool fortran;
   int rank;
   int64_t dims[MLXRT_MAX_RANK];
@@ -241,8 +255,77 @@ static mlxrt_status dtypeFromDescr(const char *descr, const char *what,
                       what, descr);
   return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
                     "%s: unsupported npy dtype '%s' (supported: bool, "
-                    "int8-64, uint8-64, float16, float32, float64)",
+                    "int8-64, uint8-64, float16, bfloat16 as '<V2', float32, "
+                    "float64)",
                     what, descr);
+}
+
+//===----------------------------------------------------------------------===//
+// Fortran order
+//===----------------------------------------------------------------------===//
+
+/// Whether C and Fortran order lay the array out alike: no elements, or at
+/// most one dimension longer than 1 (so every rank <= 1 array).
+static bool sameInBothOrders(const mlxrt_tensor *t) {
+  int longer = 0;
+  for (int i = 0; i < t->rank; ++i) {
+    if (t->dims[i] == 0)
+      return true;
+    longer += t->dims[i] > 1;
+  }
+  return longer <= 1;
+}
+
+/// Moves t->data from Fortran order (first index fastest) to C order,
+/// through a copy of it.
+static mlxrt_status fortranToC(mlxrt_tensor *t, const char *what,
+                               mlxrt_error *err) {
+  void *copy;
+  mlxrt_status st = mlxrt_host_alloc(t->nbytes, &copy, err);
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "%s: reordering Fortran-order data: ", what);
+    return st;
+  }
+  memcpy(copy, t->data, t->nbytes);
+  // C-order strides, in elements.
+  uint64_t stride[MLXRT_MAX_RANK];
+  int64_t index[MLXRT_MAX_RANK] = {0};
+  uint64_t step = 1;
+  for (int k = t->rank - 1; k >= 0; --k) {
+    stride[k] = step;
+    step *= (uint64_t)t->dims[k];
+  }
+  size_t size = mlxrt_dtype_size(t->dtype);
+  const unsigned char *src = copy;
+  unsigned char *dst = t->data;
+  uint64_t n = mlxrt_tensor_numel(t), at = 0;
+  for (uint64_t i = 0; i < n; ++i, src += size) {
+    // Fixed sizes let the compiler make each copy one move.
+    switch (size) {
+    case 1:
+      dst[at] = *src;
+      break;
+    case 2:
+      memcpy(dst + at * 2, src, 2);
+      break;
+    case 4:
+      memcpy(dst + at * 4, src, 4);
+      break;
+    default:
+      memcpy(dst + at * 8, src, 8);
+      break;
+    }
+    // The next element in Fortran order: an odometer, first index fastest.
+    for (int k = 0; k < t->rank; ++k) {
+      at += stride[k];
+      if (++index[k] < t->dims[k])
+        break;
+      at -= stride[k] * (uint64_t)t->dims[k];
+      index[k] = 0;
+    }
+  }
+  mlxrt_host_free(copy);
+  return MLXRT_OK;
 }
 
 mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
@@ -288,11 +371,6 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
   if (st != MLXRT_OK)
     return st;
 
-  if (h.fortran)
-    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
-                      "%s: Fortran-order arrays are not supported; save a "
-                      "C-order array (np.ascontiguousarray)",
-                      r->what);
   mlxrt_dtype dtype = MLXRT_DTYPE_FLOAT32;
   if ((st = dtypeFromDescr(h.descr, r->what, &dtype, err)) != MLXRT_OK)
     return st;
@@ -302,6 +380,9 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
     mlxrt_error_prefix(err, "%s: ", r->what);
     return st;
   }
+  // mx.save writes 1-D and 0-D arrays (and transposed views) as Fortran
+  // order; only where the two orders differ must the data move.
+  bool transpose = h.fortran && !sameInBothOrders(&found);
   if ((st = mlxrt_load_payload(r, &found, req, r->what, err)) != MLXRT_OK)
     return st;
 
@@ -316,6 +397,8 @@ mlxrt_status mlxrt_npy_load(mlxrt_reader *r, const mlxrt_load_request *req,
                     "%" PRIu64 " (the header's shape does not match the "
                     "data)",
                     r->what, end);
+  if (st == MLXRT_OK && transpose)
+    st = fortranToC(req->out, r->what, err);
   if (st != MLXRT_OK)
     mlxrt_load_release(req);
   return st;
@@ -369,49 +452,21 @@ mlxrt_status mlxrt_npy_write(FILE *f, const char *what, const mlxrt_tensor *t,
       fwrite(header, 1, headerLen, f) != headerLen)
     return writeError(what, err);
 
-  if (t->dtype != MLXRT_DTYPE_BFLOAT16) {
-    if (t->nbytes && fwrite(t->data, 1, t->nbytes, f) != t->nbytes)
-      return writeError(what, err);
-    return MLXRT_OK;
-  }
-  // bfloat16 -> float32, a chunk at a time.
-  const uint16_t *src = t->data;
-  uint64_t count = mlxrt_tensor_numel(t);
-  float chunk[4096];
-  for (uint64_t done = 0; done < count;) {
-    size_t k = count - done < 4096 ? (size_t)(count - done) : 4096;
-    for (size_t i = 0; i < k; ++i)
-      chunk[i] = mlxrt_bfloat16_to_float(src[done + i]);
-    if (fwrite(chunk, sizeof(float), k, f) != k)
-      return writeError(what, err);
-    done += k;
-  }
+  if (t->nbytes && fwrite(t->data, 1, t->nbytes, f) != t->nbytes)
+    return writeError(what, err);
   return MLXRT_OK;
 }
 
 mlxrt_status mlxrt_npy_save(const char *path, const mlxrt_tensor *t,
                             mlxrt_error *err) {
-  size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  if (!tmp)
-    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
-  snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  mlxrt_status st = MLXRT_OK;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot create '%s': %s", tmp,
-                    strerror(errno));
-  } else {
-    st = mlxrt_npy_write(f, path, t, err);
-    errno = 0;
-    if (fclose(f) != 0 && st == MLXRT_OK)
-      st = writeError(path, err);
-    if (st == MLXRT_OK && rename(tmp, path) != 0)
-      st = mlxrt_fail(err, MLXRT_ERROR_IO, "cannot rename '%s' to '%s': %s",
-                      tmp, path, strerror(errno));
-    if (st != MLXRT_OK)
-      remove(tmp);
-  }
-  free(tmp);
+  mlxrt_output o;
+  mlxrt_status st = mlxrt_output_open(&o, path, err);
+  if (st != MLXRT_OK)
+    return st;
+  st = mlxrt_npy_write(o.file, path, t, err);
+  mlxrt_status closed = mlxrt_output_close(&o, st == MLXRT_OK ? err : NULL);
+  if (st == MLXRT_OK && (st = closed) == MLXRT_OK)
+    st = mlxrt_output_commit(&o, err);
+  mlxrt_output_discard(&o);
   return st;
 }

@@ -205,7 +205,9 @@ static bool nameIs(const Entry *e, const char *s, size_t n) {
 
 /// Finds `want` (or `want`.npy) in the directory. An exact name wins. The
 /// entry's name is returned as a new string in *name, since out->name points
-/// into the directory buffer, which does not outlive this call.
+/// into the directory buffer, which does not outlive this call. A name that
+/// appears twice is refused: numpy (Python's zipfile) reads the last such
+/// entry, other readers the first, so the archive means two things.
 static mlxrt_status findEntry(FILE *f, const char *path, const Directory *dir,
                               const char *want, Entry *out, char **name,
                               mlxrt_error *err) {
@@ -217,20 +219,20 @@ static mlxrt_status findEntry(FILE *f, const char *path, const Directory *dir,
   size_t wantLen = strlen(want);
   char names[512] = "";
   size_t count = 0, at = 0;
-  bool exact = false, withSuffix = false;
-  for (uint64_t i = 0; st == MLXRT_OK && i < dir->entries && !exact; ++i) {
+  Entry suffixed;
+  unsigned exact = 0, withSuffix = 0;
+  for (uint64_t i = 0; st == MLXRT_OK && i < dir->entries; ++i) {
     Entry e;
     if ((st = parseCentral(buf, (size_t)dir->dirSize, &at, dir->dirOffset, path,
                            &e, err)) != MLXRT_OK)
       break;
     if (nameIs(&e, want, wantLen)) {
-      *out = e;
-      exact = true;
-    } else if (!withSuffix && e.nameLen == wantLen + 4 &&
-               memcmp(e.name, want, wantLen) == 0 &&
+      if (!exact++)
+        *out = e;
+    } else if (e.nameLen == wantLen + 4 && memcmp(e.name, want, wantLen) == 0 &&
                memcmp(e.name + wantLen, ".npy", 4) == 0) {
-      *out = e;
-      withSuffix = true;
+      if (!withSuffix++)
+        suffixed = e;
     }
     // List names as the user would type them: without ".npy".
     char shown[128];
@@ -240,10 +242,18 @@ static mlxrt_status findEntry(FILE *f, const char *path, const Directory *dir,
     snprintf(shown, sizeof(shown), "%.*s", (int)n, (const char *)e.name);
     mlxrt_append_name(names, sizeof(names), &count, shown);
   }
+  if (st == MLXRT_OK && !exact && withSuffix)
+    *out = suffixed;
   if (st == MLXRT_OK && !exact && !withSuffix)
     st = mlxrt_fail(err, MLXRT_ERROR_NOT_FOUND,
                     "%s: no entry '%s' (the archive holds %s)", path, want,
                     count ? names : "no entries");
+  if (st == MLXRT_OK && (exact ? exact : withSuffix) > 1)
+    st = mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                    "%s: entry '%.*s' appears %u times in the archive, which "
+                    "is ambiguous (numpy reads the last one)",
+                    path, (int)out->nameLen, (const char *)out->name,
+                    exact ? exact : withSuffix);
   *name = NULL;
   if (st == MLXRT_OK &&
       !(*name = mlxrt_strndup((const char *)out->name, out->nameLen)))
@@ -395,6 +405,29 @@ mlxrt_status mlxrt_npz_load(FILE *file, uint64_t fileSize, const char *path,
   if (le32(local) != LOCAL_SIG) {
     st = corrupt(err, path, e.localOffset, "bad local file header");
     goto done;
+  }
+  // As Python's zipfile does: the two copies of the name must agree, or the
+  // directory points at another entry's data.
+  size_t localNameLen = le16(local + 26);
+  if (localNameLen != e.nameLen) {
+    st = corrupt(err, path, e.localOffset,
+                 "the local file header names another entry");
+    goto done;
+  }
+  if (localNameLen) {
+    char *localName = malloc(localNameLen);
+    if (!localName) {
+      st = mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+      goto done;
+    }
+    st = readAt(file, path, e.localOffset + 30, localName, localNameLen,
+                "local file name", err);
+    if (st == MLXRT_OK && memcmp(localName, name, localNameLen) != 0)
+      st = corrupt(err, path, e.localOffset,
+                   "the local file header names another entry");
+    free(localName);
+    if (st != MLXRT_OK)
+      goto done;
   }
   uint64_t dataStart = e.localOffset + 30 + le16(local + 26) + le16(local + 28);
   if (dataStart > fileSize || e.compSize > fileSize - dataStart) {

@@ -408,13 +408,110 @@ static mlxrt_status parseTensorInfo(Json *j, const char *name,
   return MLXRT_OK;
 }
 
-/// Parses the whole header (so that a malformed one is always reported) and
-/// fills *info for tensor `want`.
-static mlxrt_status parseHeader(Json *j, const char *want, TensorInfo *info) {
+/// Where one tensor's bytes lie in the data, for the layout check.
+typedef struct {
+  uint64_t begin, end;
+  size_t index; // In the header, so that messages do not depend on qsort.
+  char *name;
+} Span;
+
+typedef struct {
+  Span *spans;
+  size_t count, capacity;
+} Layout;
+
+static void freeLayout(Layout *l) {
+  for (size_t i = 0; i < l->count; ++i)
+    free(l->spans[i].name);
+  free(l->spans);
+}
+
+static mlxrt_status addSpan(Layout *l, const TensorInfo *info, char *name,
+                            mlxrt_error *err) {
+  if (l->count == l->capacity) {
+    size_t capacity = l->capacity ? 2 * l->capacity : 16;
+    Span *spans = realloc(l->spans, capacity * sizeof(Span));
+    if (!spans)
+      return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    l->spans = spans;
+    l->capacity = capacity;
+  }
+  Span *s = &l->spans[l->count++];
+  s->begin = info->offsets[0];
+  s->end = info->offsets[1];
+  s->index = l->count - 1;
+  s->name = name;
+  return MLXRT_OK;
+}
+
+static int compareSpans(const void *a, const void *b) {
+  const Span *x = a, *y = b;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  if (x->end != y->end)
+    return x->end < y->end ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/// The rule of the reference implementation: sorted by offset, the tensors
+/// tile the data exactly, from its first byte to its last. So no tensor
+/// aliases another's bytes, and a truncated or padded file is refused
+/// whichever tensor is read.
+static mlxrt_status checkLayout(Layout *l, uint64_t dataSize, const char *path,
+                                mlxrt_error *err) {
+  for (size_t i = 0; i < l->count; ++i) {
+    const Span *s = &l->spans[i];
+    if (s->begin > s->end)
+      return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                        "%s: tensor '%s': data_offsets [%" PRIu64 ", %" PRIu64
+                        "] end before they begin",
+                        path, s->name, s->begin, s->end);
+    if (s->end > dataSize)
+      return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                        "%s: tensor '%s': data_offsets [%" PRIu64 ", %" PRIu64
+                        "] lie outside the %" PRIu64
+                        " bytes of data (truncated file?)",
+                        path, s->name, s->begin, s->end, dataSize);
+  }
+  if (l->count)
+    qsort(l->spans, l->count, sizeof(Span), compareSpans);
+  uint64_t at = 0;
+  for (size_t i = 0; i < l->count; ++i) {
+    const Span *s = &l->spans[i];
+    if (s->begin < at) {
+      const Span *p = &l->spans[i - 1];
+      return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                        "%s: the data of tensors '%s' [%" PRIu64 ", %" PRIu64
+                        "] and '%s' [%" PRIu64 ", %" PRIu64 "] overlap",
+                        path, p->name, p->begin, p->end, s->name, s->begin,
+                        s->end);
+    }
+    if (s->begin > at)
+      return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                        "%s: no tensor holds bytes [%" PRIu64 ", %" PRIu64
+                        ") of the data (the next, '%s', starts at %" PRIu64
+                        "); a safetensors file's tensors fill its data "
+                        "without gaps",
+                        path, at, s->begin, s->name, s->begin);
+    at = s->end;
+  }
+  if (at != dataSize)
+    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                      "%s: %" PRIu64 " bytes of data follow the last tensor's "
+                      "(the tensors end at %" PRIu64 " of %" PRIu64 ")",
+                      path, dataSize - at, at, dataSize);
+  return MLXRT_OK;
+}
+
+/// Parses the whole header (so that a malformed one is always reported),
+/// fills *info for tensor `want` (*found: whether there is one) and adds
+/// every tensor to the layout.
+static mlxrt_status parseHeader(Json *j, const char *want, TensorInfo *info,
+                                bool *found, char *names, size_t namesSize,
+                                Layout *layout) {
   mlxrt_status st;
-  bool found = false;
-  char names[512] = "";
   size_t count = 0;
+  *found = false;
   if (!jsonEat(j, '{'))
     return jsonError(j, "'{' at the start of the header");
   if (!jsonEat(j, '}')) {
@@ -434,14 +531,19 @@ static mlxrt_status parseHeader(Json *j, const char *want, TensorInfo *info) {
         memset(&here, 0, sizeof(here));
         st = parseTensorInfo(j, key, &here);
         bool match = keyLen == strlen(want) && strcmp(key, want) == 0;
-        if (st == MLXRT_OK && match && found)
+        if (st == MLXRT_OK && match && *found)
           st = mlxrt_fail(j->err, MLXRT_ERROR_FORMAT,
                           "%s: tensor '%s' appears twice", j->path, key);
         if (st == MLXRT_OK && match) {
           *info = here;
-          found = true;
+          *found = true;
         }
-        mlxrt_append_name(names, sizeof(names), &count, key);
+        if (st == MLXRT_OK) {
+          mlxrt_append_name(names, namesSize, &count, key);
+          // The layout owns the name from here on.
+          if ((st = addSpan(layout, &here, key, j->err)) == MLXRT_OK)
+            key = NULL;
+        }
       }
       free(key);
       if (st != MLXRT_OK)
@@ -454,10 +556,8 @@ static mlxrt_status parseHeader(Json *j, const char *want, TensorInfo *info) {
   jsonSpace(j);
   if (j->at != j->len)
     return jsonError(j, "the end of the header after '}'");
-  if (!found)
-    return mlxrt_fail(j->err, MLXRT_ERROR_NOT_FOUND,
-                      "%s: no tensor '%s' (the file holds %s)", j->path, want,
-                      count ? names : "no tensors");
+  if (!count)
+    mlxrt_strlcpy(names, "no tensors", namesSize);
   return MLXRT_OK;
 }
 
@@ -495,13 +595,25 @@ mlxrt_status mlxrt_safetensors_load(FILE *file, uint64_t fileSize,
                                "safetensors header", err);
   TensorInfo info;
   memset(&info, 0, sizeof(info));
+  bool hasTensor = false;
+  char names[512] = "";
+  Layout layout = {NULL, 0, 0};
+  uint64_t dataStart = 8 + headerLen, dataSize = fileSize - dataStart;
   if (st == MLXRT_OK) {
     Json j = {text, (size_t)headerLen, 0, path, err};
-    st = parseHeader(&j, name, &info);
+    st =
+        parseHeader(&j, name, &info, &hasTensor, names, sizeof(names), &layout);
   }
   free(text);
+  if (st == MLXRT_OK)
+    st = checkLayout(&layout, dataSize, path, err);
+  freeLayout(&layout);
   if (st != MLXRT_OK)
     return st;
+  if (!hasTensor)
+    return mlxrt_fail(err, MLXRT_ERROR_NOT_FOUND,
+                      "%s: no tensor '%s' (the file holds %s)", path, name,
+                      names);
 
   bool known = false;
   mlxrt_dtype dtype = MLXRT_DTYPE_FLOAT32;
@@ -535,14 +647,8 @@ mlxrt_status mlxrt_safetensors_load(FILE *file, uint64_t fileSize,
     return st;
   }
 
-  uint64_t dataStart = 8 + headerLen, dataSize = fileSize - dataStart;
+  // checkLayout has seen that [begin, end) lies in the data.
   uint64_t begin = info.offsets[0], end = info.offsets[1];
-  if (begin > end || end > dataSize)
-    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
-                      "%s: tensor '%s': data_offsets [%" PRIu64 ", %" PRIu64
-                      "] lie outside the %" PRIu64
-                      " bytes of data (truncated file?)",
-                      path, name, begin, end, dataSize);
   if (end - begin != found.nbytes) {
     char type[256];
     return mlxrt_fail(err, MLXRT_ERROR_FORMAT,

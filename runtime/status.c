@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+// runtime/CMakeLists.txt defines it; other builds of these sources (the
+// fuzz targets) need no version.
+#ifndef MLXRT_VERSION
+#define MLXRT_VERSION "unknown"
+#endif
+
+const char *mlxrt_version(void) { return MLXRT_VERSION; }
+
 const char *mlxrt_status_name(mlxrt_status status) {
   switch (status) {
   case MLXRT_OK:

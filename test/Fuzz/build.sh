@@ -12,7 +12,7 @@ cc="$llvm/bin/clang"
 cxx="$llvm/bin/clang++"
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root")
-runtime=("$root"/runtime/{npy,npz,safetensors,reader,load,dtype,tensor,status}.c)
+runtime=("$root"/runtime/{npy,npz,safetensors,reader,load,output,dtype,tensor,status}.c)
 
 stale() {  # stale TARGET SOURCES... : true when TARGET must be rebuilt
   local target="$1"; shift

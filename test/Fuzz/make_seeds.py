@@ -24,7 +24,10 @@ def npy_bytes(a):
 
 arrays = [np.arange(16, dtype=np.float32).reshape(4, 4),
           np.ones((2, 3), np.float16), np.array(3, np.int64),
-          np.zeros((4, 4), ">f4"), np.arange(6, dtype=np.uint8)]
+          np.zeros((4, 4), ">f4"), np.arange(6, dtype=np.uint8),
+          # Fortran order (reordered on load) and bfloat16 as '|V2'.
+          np.asfortranarray(np.arange(24, dtype=np.int16).reshape(2, 3, 4)),
+          np.frombuffer(b"\x80\x3f" * 6, "V2").reshape(2, 3)]
 for i, a in enumerate(arrays):
     for mode in range(3):
         open(os.path.join(out, "npy", f"{i}-{mode}"), "wb").write(
@@ -40,12 +43,18 @@ for i, a in enumerate(arrays):
                  np.dtype("int64"): "I64", np.dtype("uint8"): "U8"}
         if a.dtype in names:
             data = a.tobytes()
+            # Two tensors, the second's data first: the layout check sorts.
+            n = len(data)
             header = json.dumps({"__metadata__": {"k": "v"},
                                  "x": {"dtype": names[a.dtype],
                                        "shape": list(a.shape),
-                                       "data_offsets": [0, len(data)]}}).encode()
+                                       "data_offsets": [n, 2 * n]},
+                                 "y": {"dtype": names[a.dtype],
+                                       "shape": list(a.shape),
+                                       "data_offsets": [0, n]}}).encode()
             open(os.path.join(out, "safetensors", f"{i}-{mode}"), "wb").write(
-                bytes([mode]) + struct.pack("<Q", len(header)) + header + data)
+                bytes([mode]) + struct.pack("<Q", len(header)) + header +
+                data + data)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "Mlxfn"))

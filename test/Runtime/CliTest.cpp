@@ -7,6 +7,10 @@
 
 #include "TestUtil.h"
 
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace mlxrt_test;
@@ -155,11 +159,10 @@ TEST_F(Cli, PrintsOutputsWithoutOutputFiles) {
 }
 
 TEST_F(Cli, DefaultDeviceFallsBackToTheCpuWithANote) {
-  // A program without CUDA code runs on the CPU, anywhere.
+  // A program without CUDA code runs on the CPU, anywhere, without a word.
   CliResult r = runCli(Add, {"--input", A, "--input", B});
   EXPECT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.err, std::string("note: no CUDA device (") + NoCudaCode +
-                       "); running on the CPU\n");
+  EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out, "out0: float32 [4] = [1, 3, 5, 7]\n");
   EXPECT_EQ(AddCalls, 1);
   // With CUDA code, only where no GPU is present.
@@ -304,6 +307,8 @@ TEST_F(Cli, UsageErrors) {
        "'99999999999999999999'\n"},
       {{"--output", "o.npy", "--output", "o.npy"},
        "error: output file 'o.npy' given twice\n"},
+      {{"--output", "o.npy", "--output", "./o.npy"},
+       "error: output files 'o.npy' and './o.npy' are the same file\n"},
   };
   for (auto &c : cases) {
     SCOPED_TRACE(c.args[0]);
@@ -339,9 +344,8 @@ TEST_F(Cli, Help) {
   for (const char *text :
        {"--input NAME=FILE", "FILE.npz[:ENTRY]", "FILE.safetensors[:TENSOR]",
         "--output FILE", "--device=DEVICE", "cpu, cuda or cuda:N", "--repeat N",
-        "bfloat16 input also accepts\nfloat32 data", "rounding to nearest even",
-        "bfloat16\noutputs are written as "
-        "float32 .npy"})
+        "bfloat16 input also accepts float32 data", "descr '<V2'",
+        "mx.load reads them as bfloat16", "ml_dtypes.bfloat16"})
     EXPECT_TRUE(contains(r.out, text)) << text;
   EXPECT_TRUE(contains(r.out, std::string("devices:\n  cpu\n  (no cuda: ") +
                                   NoCudaCode + ")\n"))
@@ -363,6 +367,49 @@ TEST_F(Cli, Help) {
   r = runCli(Many, {"--help"});
   EXPECT_TRUE(contains(r.out, "  x     bfloat16 [3]\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "  c     float64 scalar\n")) << r.out;
+}
+
+TEST_F(Cli, Version) {
+  CliResult r = runCli(Add, {"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION +
+                       "\nprogram 'add', compiled by mlxc (CPU code only)\n");
+  EXPECT_STREQ(mlxrt_version(), MLXRT_EXPECTED_VERSION);
+  EXPECT_STRNE(mlxrt_version(), "unknown");
+  // Nothing runs, whatever else is given.
+  r = runCli(AddCuda, {"--input", A, "--version", "--output", "o.npy"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION +
+                       "\nprogram 'add', compiled by mlxc (CPU and CUDA "
+                       "code)\n");
+  EXPECT_EQ(AddCalls, 0);
+  // A broken signature does not hide the runtime's version.
+  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry, nullptr};
+  r = runCli(bad, {"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION + "\n");
+  // Usage errors still are.
+  r = runCli(Add, {"--version", "--bogus"});
+  EXPECT_EQ(r.rc, 2);
+}
+
+TEST_F(Cli, HelpStatesWhatTheExecutableNeeds) {
+  CliResult r = runCli(Add, {"--help"});
+  EXPECT_EQ(r.rc, 0);
+  for (const char *text :
+       {"[--help] [--version]",
+        "--version            show the runtime's "
+        "version",
+        "x86-64 CPU with AVX2", "x86-64-v3", "glibc 2.34 or newer", "libz.so.1",
+        "Fortran-order .npy", "Devices and FIFOs"})
+    EXPECT_TRUE(contains(r.out, text)) << text << "\n" << r.out;
+  // The GPU's needs only where the program has CUDA code.
+  EXPECT_FALSE(contains(r.out, "libcuda.so.1")) << r.out;
+  r = runCli(AddCuda, {"--help"});
+  for (const char *text : {"NVIDIA driver (libcuda.so.1", "libcublasLt.so.13",
+                           "matrix products", "MLXRT_LIBCUBLASLT"})
+    EXPECT_TRUE(contains(r.out, text)) << text << "\n" << r.out;
 }
 
 TEST_F(Cli, InputErrorsNameTheInput) {
@@ -400,25 +447,220 @@ TEST_F(Cli, NoOutputLeftAfterAnError) {
   r = runCli(Many, {"--input", x, "--output", out, "--output", nowhere,
                     "--device=cpu"});
   EXPECT_EQ(r.rc, 1);
-  EXPECT_EQ(r.err, "error: output 'h': cannot create '" + nowhere + ".tmp." +
-                       std::to_string(getpid()) +
-                       "': No such file or directory\n");
+  EXPECT_EQ(r.err,
+            "error: output 'h': cannot create a temporary file beside '" +
+                nowhere + "': No such file or directory\n");
   EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "x.npy"}));
 
-  // A failure after the run (renaming onto a directory) removes every
-  // temporary file, and an existing output keeps its old contents.
+  // A directory is refused before the run, too.
   ASSERT_EQ(mkdir(Dir.file("d").c_str(), 0755), 0);
-  Dir.write("out.npy", "old");
-  r = runCli(Add, {"--input", A, "--input", B, "--output", Dir.file("d"),
-                   "--device=cpu"});
-  EXPECT_EQ(r.rc, 1);
-  EXPECT_TRUE(contains(r.err, "error: output 'out0': cannot rename '"))
-      << r.err;
-  EXPECT_EQ(AddCalls, 1);
-  EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "d",
-                                                  "out.npy", "x.npy"}));
-  EXPECT_EQ(readFile(out), "old");
+  for (std::string d : {Dir.file("d"), Dir.file("d") + "/", out + "/"}) {
+    r = runCli(Add,
+               {"--input", A, "--input", B, "--output", d, "--device=cpu"});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_EQ(r.err, "error: output 'out0': cannot write '" + d + "': " +
+                         (d == out + "/" ? "a file name cannot end in '/'"
+                                         : "Is a directory") +
+                         "\n");
+  }
+  EXPECT_EQ(AddCalls, 0);
   rmdir(Dir.file("d").c_str());
+}
+
+TEST_F(Cli, AFailedOutputLeavesEveryOldOutputUntouched) {
+  // s and h are written to temporaries, then /dev/full fails (as a full disk
+  // would): neither replaces its old file, and no temporary is left.
+  if (access("/dev/full", W_OK) != 0)
+    GTEST_SKIP() << "no /dev/full";
+  std::string x =
+      Dir.write("x.npy", npyFile(npyDict("<f4", "(3,)"),
+                                 bytesOf(std::vector<float>{1, -2, 3})));
+  std::string s = Dir.write("s.npy", "old s"), h = Dir.write("h.npy", "old h");
+  CliResult r = runCli(Many, {"--input", x, "--output", s, "--output", h,
+                              "--output", "/dev/full", "--device=cpu"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "error: output 'flag': cannot write '/dev/full': No space "
+                   "left on device\n");
+  EXPECT_EQ(readFile(s), "old s");
+  EXPECT_EQ(readFile(h), "old h");
+  EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "h.npy",
+                                                  "s.npy", "x.npy"}));
+  // The device is still a device.
+  struct stat info;
+  ASSERT_EQ(stat("/dev/full", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode));
+}
+
+TEST_F(Cli, TemporariesNeverOpenWhatIsPlantedAtTheirName) {
+  // A symbolic link where the first temporary name would be, to someone
+  // else's file: it is neither followed nor removed.
+  std::string victim = Dir.write("victim", "precious");
+  std::string out = Dir.file("out.npy");
+  std::string planted = out + ".tmp." + std::to_string(getpid());
+  ASSERT_EQ(symlink(victim.c_str(), planted.c_str()), 0);
+  CliResult r = runCli(
+      Add, {"--input", A, "--input", B, "--output", out, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(readFile(victim), "precious");
+  EXPECT_EQ(readOutput(out), (std::vector<float>{1, 3, 5, 7}));
+  struct stat info;
+  ASSERT_EQ(lstat(planted.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode));
+  EXPECT_EQ(Dir.list(),
+            (std::vector<std::string>{"a.npy", "b.npy", "out.npy",
+                                      "out.npy.tmp." + std::to_string(getpid()),
+                                      "victim"}));
+}
+
+TEST_F(Cli, OutputModeHonorsTheUmask) {
+  std::string out = Dir.file("out.npy");
+  for (mode_t mask : {mode_t(022), mode_t(077), mode_t(0)}) {
+    SCOPED_TRACE(mask);
+    mode_t old = umask(mask);
+    CliResult r = runCli(
+        Add, {"--input", A, "--input", B, "--output", out, "--device=cpu"});
+    umask(old);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    struct stat info;
+    ASSERT_EQ(stat(out.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0666 & ~mask);
+  }
+}
+
+TEST_F(Cli, OutputsToDevicesAndFifos) {
+  // Written in place: no temporary beside /dev/null, which stays a device.
+  CliResult r = runCli(Add, {"--input", A, "--input", B, "--output",
+                             "/dev/null", "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  struct stat info;
+  ASSERT_EQ(stat("/dev/null", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode));
+  // A FIFO gets the .npy as a stream, and stays a FIFO.
+  std::string fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = readFile(fifo); });
+  r = runCli(Add,
+             {"--input", A, "--input", B, "--output", fifo, "--device=cpu"});
+  reader.join();
+  EXPECT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(lstat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  std::string copy = Dir.write("copy.npy", got);
+  EXPECT_EQ(readOutput(copy), (std::vector<float>{1, 3, 5, 7}));
+  EXPECT_EQ(Dir.list(),
+            (std::vector<std::string>{"a.npy", "b.npy", "copy.npy", "fifo"}));
+}
+
+TEST_F(Cli, OutputsThroughSymbolicLinks) {
+  // The link's target is replaced, beside it; the link stays a link.
+  ASSERT_EQ(mkdir(Dir.file("real").c_str(), 0755), 0);
+  std::string target = Dir.file("real") + "/t.npy";
+  { std::ofstream(target) << "old"; }
+  std::string link = Dir.file("link.npy");
+  ASSERT_EQ(symlink("real/t.npy", link.c_str()), 0);
+  CliResult r = runCli(
+      Add, {"--input", A, "--input", B, "--output", link, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  struct stat info;
+  ASSERT_EQ(lstat(link.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode));
+  EXPECT_EQ(readOutput(target), (std::vector<float>{1, 3, 5, 7}));
+  EXPECT_EQ(Dir.list(),
+            (std::vector<std::string>{"a.npy", "b.npy", "link.npy", "real"}));
+  // Nothing else in the target's directory.
+  EXPECT_EQ(unlink(target.c_str()), 0);
+  EXPECT_EQ(rmdir(Dir.file("real").c_str()), 0);
+  // A link to nothing is refused, and nothing is created.
+  r = runCli(Add,
+             {"--input", A, "--input", B, "--output", link, "--device=cpu"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "error: output 'out0': cannot write '" + link +
+                       "': a symbolic link to a file that does not exist\n");
+  EXPECT_EQ(AddCalls, 1);
+  EXPECT_EQ(Dir.list(),
+            (std::vector<std::string>{"a.npy", "b.npy", "link.npy"}));
+  // A link to a device is written through, in place.
+  unlink(link.c_str());
+  ASSERT_EQ(symlink("/dev/null", link.c_str()), 0);
+  r = runCli(Add,
+             {"--input", A, "--input", B, "--output", link, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(lstat(link.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode));
+}
+
+TEST_F(Cli, DuplicateOutputsAreUsageErrors) {
+  std::string x =
+      Dir.write("x.npy", npyFile(npyDict("<f4", "(3,)"),
+                                 bytesOf(std::vector<float>{1, -2, 3})));
+  std::string a = Dir.file("a.npy"), out = Dir.file("o.npy");
+  std::string dotted = Dir.path() + "/./o.npy";
+  std::string hard = Dir.file("hard.npy");
+  ASSERT_EQ(link(a.c_str(), hard.c_str()), 0);
+  std::string soft = Dir.file("soft.npy");
+  ASSERT_EQ(symlink("a.npy", soft.c_str()), 0);
+  ASSERT_EQ(mkdir(Dir.file("sub").c_str(), 0755), 0);
+  std::string up = Dir.file("sub") + "/../o.npy";
+  struct {
+    std::string first, second;
+  } cases[] = {
+      {out, dotted}, // Neither exists: the same name in the same directory.
+      {out, up},
+      {a, hard}, // Existing: the same inode.
+      {soft, a},
+  };
+  for (auto &c : cases) {
+    SCOPED_TRACE(c.second);
+    CliResult r =
+        runCli(Many, {"--input", x, "--output", c.first, "--output",
+                      Dir.file("h.npy"), "--output", c.second, "--device=cpu"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_EQ(r.err, "error: output files '" + c.first + "' and '" + c.second +
+                         "' are the same file\n");
+  }
+  CliResult r = runCli(
+      Many, {"--input", x, "--output", out, "--output", out, "--device=cpu"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.err, "error: output file '" + out + "' given twice\n");
+  // Nothing was written.
+  EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "hard.npy",
+                                                  "soft.npy", "sub", "x.npy"}));
+  // /dev/null takes as many outputs as are not wanted.
+  r = runCli(Many, {"--input", x, "--output", "/dev/null", "--output",
+                    "/dev/null", "--output", out, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  ReadTensor flag(out);
+  EXPECT_EQ(flag.values<uint8_t>(), (std::vector<uint8_t>{1, 0, 1}));
+  unlink(out.c_str());
+  rmdir(Dir.file("sub").c_str());
+}
+
+TEST_F(Cli, InputsThatAreNotRegularFiles) {
+  // A FIFO without a writer would block an open: refused without waiting.
+  std::string fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  CliResult r = runCli(Add, {"--input", fifo, "--input", B, "--device=cpu"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "error: input 'a': cannot read '" + fifo +
+                       "': it is a FIFO or pipe, not a regular file (the "
+                       "formats need a file's size and random access)\n");
+  r = runCli(Add, {"--input", A, "--input", "/dev/zero", "--device=cpu"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "error: input 'b': cannot read '/dev/zero': it is a "
+                   "character device, not a regular file (the formats need a "
+                   "file's size and random access)\n");
+  r = runCli(Add, {"--input", A, "--input", Dir.path(), "--device=cpu"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "error: input 'b': cannot read '" + Dir.path() +
+                       "': Is a directory\n");
+  // A link to a regular file is a regular file.
+  std::string link = Dir.file("link.npy");
+  ASSERT_EQ(symlink(A.c_str(), link.c_str()), 0);
+  r = runCli(Add, {"--input", link, "--input", B, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(AddCalls, 1);
 }
 
 TEST_F(Cli, OutputsOfEveryKind) {
@@ -434,14 +676,23 @@ TEST_F(Cli, OutputsOfEveryKind) {
                    "n: int64 [10] = [0, -1, -2, -3, -4, -5, -6, -7, ...] "
                    "(10 values)\n"
                    "c: float64 scalar = 0.5\n");
-  // Written: the first two outputs only; bfloat16 becomes float32.
+  // Written: the first two outputs only; bfloat16 as mx.save writes it.
   std::string s = Dir.file("s.npy"), h = Dir.file("h.npy");
   r = runCli(Many,
              {"--input", x, "--output", s, "--output", h, "--device=cpu"});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(readOutput(s), (std::vector<float>{3, -4, 2}));
-  EXPECT_EQ(readOutput(h), (std::vector<float>{3, -4, 2}));
+  EXPECT_TRUE(contains(readFile(h), "{'descr': '<V2', "));
+  ReadTensor hr(h);
+  ASSERT_EQ(hr.status, MLXRT_OK) << hr.message;
+  EXPECT_EQ(hr.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(hr.values<uint16_t>(),
+            (std::vector<uint16_t>{0x4040, 0xc080, 0x4000}));
+  // And read back as the bfloat16 input.
+  r = runCli(Many, {"--input", h, "--device=cpu"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "h: bfloat16 [3] = [6, -8, 4]\n")) << r.out;
   EXPECT_EQ(Dir.list(), (std::vector<std::string>{"a.npy", "b.npy", "h.npy",
                                                   "s.npy", "x.npy"}));
 }

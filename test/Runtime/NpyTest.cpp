@@ -27,8 +27,6 @@ TEST(Npy, RoundTripEveryDtype) {
   TempDir dir;
   for (int d = 0; d < MLXRT_DTYPE_COUNT; ++d) {
     auto dtype = static_cast<mlxrt_dtype>(d);
-    if (dtype == MLXRT_DTYPE_BFLOAT16)
-      continue; // Written as float32; see RoundTripBfloat16.
     for (std::vector<int64_t> dims :
          {std::vector<int64_t>{2, 3}, std::vector<int64_t>{},
           std::vector<int64_t>{5}, std::vector<int64_t>{0, 4},
@@ -93,19 +91,48 @@ TEST(Npy, RoundTripBfloat16) {
   t.data = bits.data();
   std::string path = dir.file("b.npy");
   ASSERT_EQ(mlxrt_npy_save(path.c_str(), &t, nullptr), MLXRT_OK);
-  // On disk: float32, as numpy has no bfloat16.
+  // On disk as mx.save writes bfloat16: descr '<V2', the raw bits.
+  std::string file = readFile(path);
+  EXPECT_EQ(file.substr(10, 57),
+            "{'descr': '<V2', 'fortran_order': False, 'shape': (5,), }");
+  EXPECT_EQ(file.substr(file.size() - 10), bytesOf(bits));
   ReadTensor r(path);
   ASSERT_EQ(r.status, MLXRT_OK) << r.message;
-  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_FLOAT32);
-  std::vector<float> f = r.values<float>();
-  ASSERT_EQ(f.size(), 5u);
-  EXPECT_EQ(f[0], 1.0f);
-  EXPECT_EQ(f[1], -3.140625f);
-  EXPECT_TRUE(std::isinf(f[2]));
-  // Read back as bfloat16: the same bits.
+  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(r.values<uint16_t>(), bits);
   std::vector<unsigned char> dst;
   ASSERT_EQ(loadError(path, t, dst), "");
   EXPECT_EQ(std::memcmp(dst.data(), bits.data(), 10), 0);
+  // numpy's own spelling of a 2-byte void, '|V2', too.
+  path = dir.write("v.npy", npyFile(npyDict("|V2", "(5,)"), bytesOf(bits)));
+  ASSERT_EQ(loadError(path, t, dst), "");
+  EXPECT_EQ(std::memcmp(dst.data(), bits.data(), 10), 0);
+  // bfloat16 data is not float32, nor the other way round.
+  EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT32, {5}), dst),
+            "expected float32 [5], got bfloat16 [5] in " + path);
+  EXPECT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT16, {5}), dst),
+            "expected float16 [5], got bfloat16 [5] in " + path);
+}
+
+TEST(Npy, Bfloat16WrittenByMlx) {
+  TempDir dir;
+  // mx.save(mx.array([1.5, -2, 3.140625], mx.bfloat16)).
+  std::string path =
+      dir.write("b.npy", fixture(MlxBfloat16, sizeof(MlxBfloat16)));
+  EXPECT_TRUE(contains(readFile(path), "'descr': '<V2'"));
+  ReadTensor r(path);
+  ASSERT_EQ(r.status, MLXRT_OK) << r.message;
+  EXPECT_EQ(r.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(r.values<uint16_t>(),
+            (std::vector<uint16_t>{0x3fc0, 0xc000, 0x4049}));
+  // A transposed bfloat16 view, (3, 2) in Fortran order.
+  ReadTensor t(dir.write(
+      "t.npy", fixture(MlxBfloat16Transposed, sizeof(MlxBfloat16Transposed))));
+  ASSERT_EQ(t.status, MLXRT_OK) << t.message;
+  std::vector<float> values;
+  for (uint16_t b : t.values<uint16_t>())
+    values.push_back(mlxrt_bfloat16_to_float(b));
+  EXPECT_EQ(values, (std::vector<float>{0, 3, 1, 4, 2, 5}));
 }
 
 TEST(Npy, Float32ConvertsToBfloat16WithRounding) {
@@ -233,13 +260,77 @@ TEST(Npy, FilesWrittenByNumpy) {
   EXPECT_EQ(s.values<double>(), std::vector<double>{2.25});
 }
 
-TEST(Npy, FortranOrderIsRejected) {
+TEST(Npy, FortranOrderIsReorderedToCOrder) {
   TempDir dir;
+  // np.asfortranarray(np.arange(6).reshape(2, 3)): on disk 0 3 1 4 2 5.
   std::string path =
       dir.write("f.npy", fixture(NumpyFortran, sizeof(NumpyFortran)));
-  EXPECT_EQ(readError(path),
-            path + ": Fortran-order arrays are not supported; save a C-order "
-                   "array (np.ascontiguousarray)");
+  ReadTensor r(path);
+  ASSERT_EQ(r.status, MLXRT_OK) << r.message;
+  ASSERT_EQ(r.t.rank, 2);
+  EXPECT_EQ(r.t.dims[0], 2);
+  EXPECT_EQ(r.t.dims[1], 3);
+  EXPECT_EQ(r.values<float>(), (std::vector<float>{0, 1, 2, 3, 4, 5}));
+  std::vector<unsigned char> dst;
+  ASSERT_EQ(loadError(path, tensorType(MLXRT_DTYPE_FLOAT32, {2, 3}), dst), "");
+  EXPECT_EQ(std::memcmp(dst.data(), r.t.data, 24), 0);
+  EXPECT_EQ(dst[24], 0xAB);
+  // Through the float32 -> bfloat16 conversion too.
+  ASSERT_EQ(loadError(path, tensorType(MLXRT_DTYPE_BFLOAT16, {2, 3}), dst), "");
+  const uint16_t *bf = reinterpret_cast<const uint16_t *>(dst.data());
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(mlxrt_bfloat16_to_float(bf[i]), static_cast<float>(i));
+
+  // Hand-made: rank 8, and shapes where both orders agree (only one
+  // dimension longer than 1, or no elements), which need no copy.
+  std::vector<int16_t> v(256);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<int16_t>(i);
+  path = dir.write("g.npy", npyFile(npyDict("<i2", "(2, 2, 2, 2, 2, 2, 2, 2)",
+                                            /*fortran=*/true),
+                                    bytesOf(v)));
+  ReadTensor g(path);
+  ASSERT_EQ(g.status, MLXRT_OK) << g.message;
+  std::vector<int16_t> got = g.values<int16_t>();
+  ASSERT_EQ(got.size(), 256u);
+  for (unsigned c = 0; c < 256; ++c) {
+    // The C-order index's bits, reversed, are the Fortran-order index.
+    unsigned f = 0;
+    for (int b = 0; b < 8; ++b)
+      f |= ((c >> b) & 1u) << (7 - b);
+    ASSERT_EQ(got[c], static_cast<int16_t>(f)) << c;
+  }
+  struct {
+    const char *shape;
+    size_t bytes;
+  } same[] = {{"(1, 4, 1)", 8}, {"(4, 1)", 8}, {"(0, 3)", 0}, {"(3, 0, 2)", 0}};
+  for (auto &c : same) {
+    SCOPED_TRACE(c.shape);
+    std::string data = pattern(c.bytes);
+    path = dir.write("s.npy", npyFile(npyDict("<i2", c.shape, true), data));
+    ReadTensor s(path);
+    ASSERT_EQ(s.status, MLXRT_OK) << s.message;
+    EXPECT_EQ(std::string(static_cast<char *>(s.t.data), s.t.nbytes), data);
+  }
+}
+
+TEST(Npy, FilesWrittenByMlx) {
+  TempDir dir;
+  // mx.save writes 1-D and 0-D arrays with 'fortran_order': True.
+  ReadTensor v(dir.write("v.npy", fixture(MlxSave1d, sizeof(MlxSave1d))));
+  ASSERT_EQ(v.status, MLXRT_OK) << v.message;
+  EXPECT_EQ(v.values<float>(), (std::vector<float>{1.5f, -2, 3}));
+  ReadTensor s(dir.write("s.npy", fixture(MlxSave0d, sizeof(MlxSave0d))));
+  ASSERT_EQ(s.status, MLXRT_OK) << s.message;
+  EXPECT_EQ(s.t.rank, 0);
+  EXPECT_EQ(s.values<float>(), std::vector<float>{2.25f});
+  // A transposed view: (3, 2) in Fortran order, the bytes of the original.
+  ReadTensor t(dir.write(
+      "t.npy", fixture(MlxSaveTransposed, sizeof(MlxSaveTransposed))));
+  ASSERT_EQ(t.status, MLXRT_OK) << t.message;
+  ASSERT_EQ(t.t.rank, 2);
+  EXPECT_EQ(t.t.dims[0], 3);
+  EXPECT_EQ(t.values<int32_t>(), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
 }
 
 TEST(Npy, TruncatedFiles) {
@@ -314,10 +405,28 @@ TEST(Npy, MalformedHeaders) {
        "malformed npy header at byte offset 19: expected ':' after a key"},
       {"{descr: '<f4'}",
        "malformed npy header at byte offset 11: expected a quoted string"},
-      {"{'descr': '<f4", "malformed npy header at byte offset 64: expected a "
+      {"{'descr': '<f4", "malformed npy header at byte offset 63: expected a "
                          "closing quote"},
       {"{'de\\scr': '<f4'}", "malformed npy header at byte offset 14: "
                              "expected a string without escapes"},
+      // A NUL would have cut the descr to '<f4' when compared.
+      {std::string("{'descr': '<f4\0junk', 'fortran_order': False, "
+                   "'shape': (3,)}",
+                   61),
+       "malformed npy header at byte offset 24: expected a string without "
+       "control characters"},
+      {"{'descr': '<f4\x7f', 'fortran_order': False, 'shape': (3,)}",
+       "malformed npy header at byte offset 24: expected a string without "
+       "control characters"},
+      {"{'descr': '\r<f4', 'fortran_order': False, 'shape': (3,)}",
+       "malformed npy header at byte offset 21: expected a string without "
+       "control characters"},
+      {"{'sha\tpe': (3,)}", "malformed npy header at byte offset 15: "
+                            "expected a string without control characters"},
+      {npyDict("<f4" + std::string(40, 'x'), "(3,)"),
+       "unsupported npy dtype '<f4" + std::string(28, 'x') +
+           "' (supported: bool, int8-64, uint8-64, float16, bfloat16 as "
+           "'<V2', float32, float64)"},
       {"{'descr': '<f4', 'fortran_order': false, 'shape': (3,)}",
        "malformed npy header at byte offset 44: expected True or False"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': [3]}",
@@ -349,10 +458,13 @@ TEST(Npy, MalformedHeaders) {
        "structured arrays are not supported"},
       {npyDict("<c8", "(3,)"),
        "unsupported npy dtype '<c8' (supported: bool, int8-64, uint8-64, "
-       "float16, float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64)"},
       {npyDict("O", "(3,)"),
        "unsupported npy dtype 'O' (supported: bool, int8-64, uint8-64, "
-       "float16, float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64)"},
+      {npyDict("<V4", "(3,)"),
+       "unsupported npy dtype '<V4' (supported: bool, int8-64, uint8-64, "
+       "float16, bfloat16 as '<V2', float32, float64)"},
       {npyDict(">f4", "(3,)"),
        "big-endian data ('>f4') is not supported; save it little-endian, "
        "e.g. with arr.astype(arr.dtype.newbyteorder('<'))"},
@@ -427,15 +539,27 @@ TEST(Npy, SaveIsAtomic) {
   std::string bad = dir.file("no/such/dir/out.npy");
   mlxrt_error err;
   ASSERT_EQ(mlxrt_npy_save(bad.c_str(), &t, &err), MLXRT_ERROR_IO);
-  EXPECT_EQ(std::string(err.message), "cannot create '" + bad + ".tmp." +
-                                          std::to_string(getpid()) +
-                                          "': No such file or directory");
+  EXPECT_EQ(std::string(err.message),
+            "cannot create a temporary file beside '" + bad +
+                "': No such file or directory");
   // Writing over an existing file replaces it and leaves no temporary.
   std::string path = dir.write("out.npy", "old contents");
   ASSERT_EQ(mlxrt_npy_save(path.c_str(), &t, &err), MLXRT_OK) << err.message;
   EXPECT_EQ(dir.list(), std::vector<std::string>{"out.npy"});
   ReadTensor r(path);
   EXPECT_EQ(r.values<float>(), v);
+  // A name too long for a suffix: a short temporary in the same directory.
+  std::string longName = dir.file(std::string(251, 'n') + ".npy");
+  ASSERT_EQ(mlxrt_npy_save(longName.c_str(), &t, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{
+                            std::string(251, 'n') + ".npy", "out.npy"}));
+  // /dev/full: the failure is reported, and /dev/full is not replaced.
+  if (access("/dev/full", W_OK) == 0) {
+    EXPECT_EQ(mlxrt_npy_save("/dev/full", &t, &err), MLXRT_ERROR_IO);
+    EXPECT_EQ(std::string(err.message),
+              "cannot write '/dev/full': No space left on device");
+  }
 }
 
 TEST(Npy, WriteErrorsAreReported) {

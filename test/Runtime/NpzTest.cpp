@@ -8,6 +8,10 @@ namespace {
 
 #include "NumpyFixtures.inc"
 
+std::string fixture(const unsigned char *bytes, size_t n) {
+  return std::string(reinterpret_cast<const char *>(bytes), n);
+}
+
 std::string npy(const std::vector<float> &v) {
   return npyFile(npyDict("<f4", "(" + std::to_string(v.size()) + ",)"),
                  bytesOf(v));
@@ -51,11 +55,8 @@ TEST(Npz, ArchivesWrittenByNumpy) {
   for (bool compressed : {false, true}) {
     SCOPED_TRACE(compressed ? "savez_compressed" : "savez");
     std::string bytes =
-        compressed
-            ? std::string(reinterpret_cast<const char *>(NumpySavezCompressed),
-                          sizeof(NumpySavezCompressed))
-            : std::string(reinterpret_cast<const char *>(NumpySavez),
-                          sizeof(NumpySavez));
+        compressed ? fixture(NumpySavezCompressed, sizeof(NumpySavezCompressed))
+                   : fixture(NumpySavez, sizeof(NumpySavez));
     std::string path = dir.write("np.npz", bytes);
     ReadTensor x(path + ":x");
     ASSERT_EQ(x.status, MLXRT_OK) << x.message;
@@ -65,6 +66,93 @@ TEST(Npz, ArchivesWrittenByNumpy) {
     EXPECT_EQ(n.t.dtype, MLXRT_DTYPE_INT64);
     EXPECT_EQ(n.t.rank, 2);
     EXPECT_EQ(n.values<int64_t>(), (std::vector<int64_t>{1, 2, 3, 4}));
+  }
+}
+
+TEST(Npz, FortranOrderEntriesOfEveryDtype) {
+  TempDir dir;
+  // np.savez(_compressed) of np.asfortranarray(np.arange(24).reshape(2, 3,
+  // 4).astype(dtype)) for every dtype (bool: arange % 3 == 0).
+  struct {
+    const char *name;
+    mlxrt_dtype dtype;
+  } dtypes[] = {
+      {"bool", MLXRT_DTYPE_BOOL},       {"uint8", MLXRT_DTYPE_UINT8},
+      {"uint16", MLXRT_DTYPE_UINT16},   {"uint32", MLXRT_DTYPE_UINT32},
+      {"uint64", MLXRT_DTYPE_UINT64},   {"int8", MLXRT_DTYPE_INT8},
+      {"int16", MLXRT_DTYPE_INT16},     {"int32", MLXRT_DTYPE_INT32},
+      {"int64", MLXRT_DTYPE_INT64},     {"float16", MLXRT_DTYPE_FLOAT16},
+      {"float32", MLXRT_DTYPE_FLOAT32}, {"float64", MLXRT_DTYPE_FLOAT64},
+  };
+  std::string files[] = {
+      dir.write("f.npz", fixture(NumpyFortranNpz, sizeof(NumpyFortranNpz))),
+      dir.write("c.npz", fixture(NumpyFortranNpzCompressed,
+                                 sizeof(NumpyFortranNpzCompressed)))};
+  for (const std::string &file : files) {
+    for (auto &d : dtypes) {
+      SCOPED_TRACE(file + ":" + d.name);
+      ReadTensor r(file + ":" + d.name);
+      ASSERT_EQ(r.status, MLXRT_OK) << r.message;
+      mlxrt_tensor want = tensorType(d.dtype, {2, 3, 4});
+      EXPECT_TRUE(mlxrt_tensor_same_type(&r.t, &want));
+      const unsigned char *p = static_cast<const unsigned char *>(r.t.data);
+      size_t size = mlxrt_dtype_size(d.dtype);
+      for (int i = 0; i < 24; ++i) {
+        double value = 0;
+        const unsigned char *e = p + i * size;
+        switch (d.dtype) {
+        case MLXRT_DTYPE_BOOL:
+          value = *e;
+          break;
+        case MLXRT_DTYPE_FLOAT16: {
+          uint16_t h;
+          std::memcpy(&h, e, 2);
+          value = mlxrt_float16_to_float(h);
+          break;
+        }
+        case MLXRT_DTYPE_FLOAT32: {
+          float f;
+          std::memcpy(&f, e, 4);
+          value = f;
+          break;
+        }
+        case MLXRT_DTYPE_FLOAT64:
+          std::memcpy(&value, e, 8);
+          break;
+        default: { // Small non-negative integers: the low bytes suffice.
+          uint64_t u = 0;
+          std::memcpy(&u, e, size);
+          value = static_cast<double>(u);
+          break;
+        }
+        }
+        double want = d.dtype == MLXRT_DTYPE_BOOL ? (i % 3 == 0) : i;
+        ASSERT_EQ(value, want) << "element " << i;
+      }
+    }
+  }
+}
+
+TEST(Npz, ArchivesWrittenByMlx) {
+  // mx.savez(_compressed): 1-D, 0-D and transposed entries, all marked
+  // 'fortran_order': True.
+  TempDir dir;
+  std::string files[] = {
+      dir.write("m.npz", fixture(MlxSavez, sizeof(MlxSavez))),
+      dir.write("c.npz",
+                fixture(MlxSavezCompressed, sizeof(MlxSavezCompressed)))};
+  for (const std::string &file : files) {
+    SCOPED_TRACE(file);
+    ReadTensor v(file + ":v");
+    ASSERT_EQ(v.status, MLXRT_OK) << v.message;
+    EXPECT_EQ(v.values<int32_t>(), (std::vector<int32_t>{1, 2, 3}));
+    ReadTensor s(file + ":s");
+    ASSERT_EQ(s.status, MLXRT_OK) << s.message;
+    EXPECT_EQ(s.t.rank, 0);
+    EXPECT_EQ(s.values<int32_t>(), std::vector<int32_t>{7});
+    ReadTensor t(file + ":t");
+    ASSERT_EQ(t.status, MLXRT_OK) << t.message;
+    EXPECT_EQ(t.values<int32_t>(), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
   }
 }
 
@@ -95,6 +183,51 @@ TEST(Npz, ExactNameWinsOverNpySuffix) {
   EXPECT_EQ(r.values<float>(), std::vector<float>{2});
   ReadTensor s(path + ":w.npy");
   EXPECT_EQ(s.values<float>(), std::vector<float>{1});
+}
+
+TEST(Npz, DuplicateEntriesAreRefused) {
+  // numpy reads the last of two entries of one name: the archive is
+  // ambiguous, whichever is asked for, with or without ".npy".
+  TempDir dir;
+  std::string path = dir.write("d.npz", zipFile({{"x.npy", npy({1})},
+                                                 {"y.npy", npy({2})},
+                                                 {"x.npy", npy({3}), true},
+                                                 {"z", npy({4})},
+                                                 {"z", npy({5})},
+                                                 {"z", npy({6})}}));
+  for (const char *x : {":x", ":x.npy"})
+    EXPECT_EQ(readError(path + x),
+              path + ": entry 'x.npy' appears 2 times in the archive, which "
+                     "is ambiguous (numpy reads the last one)");
+  EXPECT_EQ(readError(path, "x"),
+            path + ": entry 'x.npy' appears 2 times in the archive, which is "
+                   "ambiguous (numpy reads the last one)");
+  EXPECT_EQ(readError(path + ":z"),
+            path + ": entry 'z' appears 3 times in the archive, which is "
+                   "ambiguous (numpy reads the last one)");
+  // The other entries stay readable.
+  ReadTensor y(path + ":y");
+  ASSERT_EQ(y.status, MLXRT_OK) << y.message;
+  EXPECT_EQ(y.values<float>(), std::vector<float>{2});
+}
+
+TEST(Npz, LocalHeaderMustNameTheEntry) {
+  // The central directory says "x.npy", the local header at its offset
+  // another name: the directory points at the wrong data.
+  TempDir dir;
+  std::string zip = zipFile({{"x.npy", npy({1})}});
+  ASSERT_EQ(zip.substr(30, 5), "x.npy");
+  zip[30] = 'y';
+  std::string path = dir.write("l.npz", zip);
+  EXPECT_EQ(readError(path + ":x"),
+            path + ": corrupt zip archive at byte offset 0: the local file "
+                   "header names another entry");
+  zip = zipFile({{"x.npy", npy({1})}});
+  setLE(zip, 26, 2, 4); // Name length 4: "x.np".
+  dir.write("l.npz", zip);
+  EXPECT_EQ(readError(path + ":x"),
+            path + ": corrupt zip archive at byte offset 0: the local file "
+                   "header names another entry");
 }
 
 TEST(Npz, MissingEntries) {

@@ -6,6 +6,8 @@ using namespace mlxrt_test;
 
 namespace {
 
+#include "NumpyFixtures.inc"
+
 /// A file with w: F32 [2, 3] at [0, 24) and b: I64 [2] at [24, 40).
 std::string twoTensors(std::vector<float> &w, std::vector<int64_t> &b) {
   w = {1, 2, 3, 4, 5, 6};
@@ -224,10 +226,12 @@ TEST(Safetensors, BadTensorDescriptions) {
        "tensor 'w': data_offsets [0, 8] lie outside the 4 bytes of data "
        "(truncated file?)"},
       {R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}})",
-       "tensor 'w': data_offsets [4, 0] lie outside the 4 bytes of data "
-       "(truncated file?)"},
+       "tensor 'w': data_offsets [4, 0] end before they begin"},
       {R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[18446744073709551615,4]}})",
-       "tensor 'w': data_offsets [18446744073709551615, 4] lie outside the 4 "
+       "tensor 'w': data_offsets [18446744073709551615, 4] end before they "
+       "begin"},
+      {R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,18446744073709551615]}})",
+       "tensor 'w': data_offsets [0, 18446744073709551615] lie outside the 4 "
        "bytes of data (truncated file?)"},
       {R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})",
        "tensor 'w': data_offsets [0, 4] span 4 bytes, but float32 [2] takes 8"},
@@ -254,12 +258,13 @@ TEST(Safetensors, TruncatedFiles) {
             p + ": truncated or not a safetensors file: header length " +
                 std::to_string(getLE(good, 0, 4)) +
                 " (at byte offset 0) exceeds the 52 bytes that follow");
-  // The data section is cut: b's offsets now lie beyond it.
+  // The data section is cut: b's offsets now lie beyond it, which makes
+  // the whole file unreadable, w included.
   dir.write("t.safetensors", good.substr(0, good.size() - 1));
-  EXPECT_EQ(readError(p + ":b"),
-            p + ": tensor 'b': data_offsets [24, 40] lie outside the 39 bytes "
-                "of data (truncated file?)");
-  EXPECT_EQ(readError(p + ":w"), "");
+  for (const char *t : {":b", ":w", ":x"})
+    EXPECT_EQ(readError(p + t),
+              p + ": tensor 'b': data_offsets [24, 40] lie outside the 39 "
+                  "bytes of data (truncated file?)");
   std::string huge = good;
   setLE(huge, 0, 8, uint64_t(1) << 40);
   dir.write("t.safetensors", huge);
@@ -268,6 +273,86 @@ TEST(Safetensors, TruncatedFiles) {
   EXPECT_EQ(readError(p + ":w"),
             p + ": malformed safetensors header at byte offset 8: expected '{' "
                 "at the start of the header");
+}
+
+TEST(Safetensors, TensorsMustTileTheData) {
+  TempDir dir;
+  std::string p = dir.file("m.safetensors");
+  auto tensor = [](const char *name, int begin, int end) {
+    return std::string("\"") + name + "\":{\"dtype\":\"U8\",\"shape\":[" +
+           std::to_string(end - begin) + "],\"data_offsets\":[" +
+           std::to_string(begin) + "," + std::to_string(end) + "]}";
+  };
+  struct {
+    std::string json;
+    size_t dataSize;
+    std::string message; // "" if the file is good.
+  } cases[] = {
+      // Any order in the JSON; empty tensors anywhere between the others.
+      {"{" + tensor("b", 4, 8) + "," + tensor("w", 0, 4) + "," +
+           tensor("e", 4, 4) + "," + tensor("z", 8, 8) + "}",
+       8, ""},
+      // Aliased bytes: the same range twice, or partly.
+      {"{" + tensor("w", 0, 8) + "," + tensor("v", 0, 8) + "}", 8,
+       "the data of tensors 'w' [0, 8] and 'v' [0, 8] overlap"},
+      {"{" + tensor("w", 0, 6) + "," + tensor("v", 4, 8) + "}", 8,
+       "the data of tensors 'w' [0, 6] and 'v' [4, 8] overlap"},
+      {"{" + tensor("w", 0, 8) + "," + tensor("e", 4, 4) + "}", 8,
+       "the data of tensors 'w' [0, 8] and 'e' [4, 4] overlap"},
+      // Holes, before, between and after the tensors.
+      {"{" + tensor("w", 2, 8) + "}", 8,
+       "no tensor holds bytes [0, 2) of the data (the next, 'w', starts at "
+       "2); a safetensors file's tensors fill its data without gaps"},
+      {"{" + tensor("w", 0, 3) + "," + tensor("v", 4, 8) + "}", 8,
+       "no tensor holds bytes [3, 4) of the data (the next, 'v', starts at "
+       "4); a safetensors file's tensors fill its data without gaps"},
+      {"{" + tensor("w", 0, 4) + "}", 8,
+       "4 bytes of data follow the last tensor's (the tensors end at 4 of "
+       "8)"},
+      {"{}", 8,
+       "8 bytes of data follow the last tensor's (the tensors end at "
+       "0 of 8)"},
+      // Out of bounds, another tensor than the one read.
+      {"{" + tensor("w", 0, 4) + "," + tensor("v", 4, 9) + "}", 8,
+       "tensor 'v': data_offsets [4, 9] lie outside the 8 bytes of data "
+       "(truncated file?)"},
+  };
+  for (auto &c : cases) {
+    SCOPED_TRACE(c.json);
+    dir.write("m.safetensors",
+              safetensorsFile(c.json, std::string(c.dataSize, '\7')));
+    std::string want = c.message.empty() ? "" : p + ": " + c.message;
+    if (contains(c.json, "\"w\""))
+      EXPECT_EQ(readError(p + ":w"), want);
+    else
+      EXPECT_EQ(readError(p + ":w"),
+                want.empty() ? p + ": no tensor 'w' (the file holds no "
+                                   "tensors)"
+                             : want);
+  }
+}
+
+TEST(Safetensors, FileWrittenByMlx) {
+  // mx.save_safetensors: offsets in another order than the JSON's keys
+  // (c, b, d, a), an empty tensor, a bfloat16 scalar, metadata.
+  TempDir dir;
+  std::string path =
+      dir.write("m.safetensors",
+                std::string(reinterpret_cast<const char *>(MlxSafetensors),
+                            sizeof(MlxSafetensors)));
+  ReadTensor a(path + ":a");
+  ASSERT_EQ(a.status, MLXRT_OK) << a.message;
+  EXPECT_EQ(a.values<float>(), (std::vector<float>{1.5f, -2, 3}));
+  ReadTensor b(path + ":b");
+  ASSERT_EQ(b.status, MLXRT_OK) << b.message;
+  EXPECT_EQ(b.t.nbytes, 0u);
+  ReadTensor c(path + ":c");
+  ASSERT_EQ(c.status, MLXRT_OK) << c.message;
+  EXPECT_EQ(c.t.dtype, MLXRT_DTYPE_BFLOAT16);
+  EXPECT_EQ(c.values<uint16_t>(), std::vector<uint16_t>{0x4000});
+  ReadTensor d(path + ":d");
+  ASSERT_EQ(d.status, MLXRT_OK) << d.message;
+  EXPECT_EQ(d.values<int8_t>(), (std::vector<int8_t>{0, 1, 2, 3, 4}));
 }
 
 TEST(Safetensors, MismatchNamesTheTensor) {
