@@ -94,7 +94,8 @@ def to_mx(name, dtype, data):
     if mx is None:
         return data
     # The input's own dtype (mx.array alone would make float64 float32).
-    return mx.array(data, dtype=getattr(mx, dtype))
+    return mx.array(data, dtype=mx.bool_ if dtype == "bool" else
+                    getattr(mx, dtype))
 
 
 def dtype_name(x):
