@@ -334,6 +334,10 @@ def ops_kwargs():
 
 
 def to_numpy(a):
+    if a.size == 0:
+        # np.array() of an empty mx array can spin forever (MLX 0.32.4).
+        return np.zeros(a.shape, np.float32 if a.dtype == mx.bfloat16 else
+                        np.dtype(str(a.dtype).split(".")[-1]))
     if a.dtype == mx.bfloat16:
         a = a.astype(mx.float32)
     return np.array(a)

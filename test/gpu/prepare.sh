@@ -19,7 +19,7 @@ mkdir -p "$DEST/cases"
 fail=0
 prepare() { # GRAPH WORKDIR [MLXC ARGS]
   MLXC_EXTRA_ARGS="${3:-}" python3 test/E2E/check.py "$1" --mlxc "$BUILD/bin/mlxc" \
-    --workdir "$2" --prepare >/dev/null || { echo "prepare failed: $1 $3"; fail=1; }
+    --workdir "$2" --prepare >/dev/null || { echo "prepare failed: $1 ${3:-}"; fail=1; }
 }
 break_ptx() { # MODEL: the PTX's target becomes one no driver knows
   python3 - "$1" <<'PY'
