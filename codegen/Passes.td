@@ -78,6 +78,40 @@ def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
+  let summary = "One kernel, one block per row, for chains of row reductions";
+  let description = [{
+    Runs on bufferized linalg, before mlxc-map-row-reductions. A run of
+    linalg ops over the same rows and columns that holds a row reduction
+    (softmax's max, exp and sum; a norm's sum of squares, per-row scalars and
+    the scaled row; logsumexp) becomes one `gpu.launch` (marked
+    `mlxc.row_kernel`) with one block of up to 512 threads per row. Each
+    reduction is a strided per-thread fold, a warp butterfly and a merge of
+    the warps through shared memory, so every thread holds the row's
+    total; per-row scalar ops run on those registers; elementwise values are
+    recomputed where they are read and only those that leave the chain are
+    stored, in one last pass over the row. Bufferization's buffer reuse is
+    resolved as versions (a read sees the chain op that last wrote the
+    buffer). Chains that read a buffer they also write from outside, or
+    access an intermediate other than at its own row, are left alone.
+
+    With `registers`, a row that divides into the block (at most 16
+    elements per thread) is read from memory once: the passes are unrolled
+    and each element stays in a register (not yet measured on a GPU, so
+    not in mlxc's pipeline).
+  }];
+  let options = [
+    Option<"registers", "registers", "bool", /*default=*/"false",
+           "Keep each thread's elements of the row in registers when the "
+           "row divides into the block">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MlxcMapRowReductions : Pass<"mlxc-map-row-reductions"> {
   let summary = "Give each row of a row reduction one warp";
   let description = [{

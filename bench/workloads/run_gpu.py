@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """W1-W5 on the GPU machine: mlxc's executables (median of --repeat, CUDA
-events) against PyTorch eager and torch.compile on the same inputs, measured
-in one run; every result checked against a float64 reference first."""
+events) against PyTorch eager, torch.compile and JAX (jit) on the same
+inputs, measured in one run; every result checked against a float64
+reference first (a wrong result is reported, not timed as a win)."""
 import os
 import re
 import statistics
@@ -9,8 +10,16 @@ import subprocess
 import sys
 
 import numpy as np
+import time
+
 import torch
 import torch.nn.functional as F
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError:
+    jax = None
 
 here = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(0)
@@ -36,6 +45,38 @@ work = {
     "w5": ({"x": f32(R, C), "w": f32(C), "b": f32(C)},
            lambda x, w, b: F.layer_norm(x, (C,), w, b, eps=1e-5), 2 * R * C * 4),
 }
+
+
+def jax_fns():
+    """The same workloads in JAX, as its users write them."""
+    def rms(x, w):
+        return x * jax.lax.rsqrt(jnp.mean(x * x, -1, keepdims=True) + 1e-5) * w
+
+    def ln(x, w, b):
+        m = jnp.mean(x, -1, keepdims=True)
+        v = jnp.mean((x - m) ** 2, -1, keepdims=True)
+        return (x - m) * jax.lax.rsqrt(v + 1e-5) * w + b
+    return {
+        "w1": lambda x, a, b: jax.nn.gelu(x * a + b, approximate=True),
+        "w2": lambda x, bias: jax.nn.silu(x + bias),
+        "w3": lambda x: jax.nn.softmax(x, axis=-1),
+        "w4": rms,
+        "w5": ln,
+    }
+
+
+def jax_time(fn, args, reps=20):
+    """Median wall time of a jitted call, through block_until_ready."""
+    f = jax.jit(fn)
+    dev = [jax.device_put(a) for a in args]
+    for _ in range(3):
+        f(*dev).block_until_ready()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f(*dev).block_until_ready()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times), np.asarray(f(*dev))
 
 
 def cuda_time(fn, reps=20):
@@ -85,10 +126,18 @@ for name, (inputs, ref_fn, nbytes) in work.items():
     eager = cuda_time(lambda: ref_fn(*tins))
     compiled_fn = torch.compile(ref_fn)
     compiled = cuda_time(lambda: compiled_fn(*tins))
+    jax_text = "JAX n/a"
+    best = min(eager, compiled)
+    if jax is not None:
+        jax_ms, jax_out = jax_time(jax_fns()[name], list(inputs.values()))
+        jax_err = float(np.abs(jax_out - want).max() / max(1.0, np.abs(want).max()))
+        jax_text = f"JAX {jax_ms:.3f} (rel err {jax_err:.1e})"
+        best = min(best, jax_ms)
     floor = nbytes / 4.47e12 * 1e3
-    print(f"{name}: mlxc {ms:.3f} ms (unified; {copy_ms:.3f} in copy mode) | torch eager {eager:.3f} | torch.compile "
-          f"{compiled:.3f} | floor at 4.47 TB/s {floor:.3f} ({floor / ms * 100:.0f}% of "
-          f"floor) | mlxc/compile {ms / compiled:.2f}x | rel err {err:.1e}")
+    verdict = "" if err < 1e-4 else "  WRONG RESULT"
+    print(f"{name}: mlxc {copy_ms:.3f} ms (copy mode; {ms:.3f} unified) | torch eager {eager:.3f} | torch.compile "
+          f"{compiled:.3f} | {jax_text} | floor at 4.47 TB/s {floor:.3f} ({floor / copy_ms * 100:.0f}% of "
+          f"floor) | mlxc/best peer {copy_ms / best:.2f}x | rel err {err:.1e}{verdict}")
     for k in inputs:
         os.remove(os.path.join(here, f"{name}_{k}.npy"))
     os.remove(out)

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/Cuda/RowReduction.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,24 +35,12 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlir::mlx::emitCombine;
+using mlir::mlx::matchRowReduction;
+using mlir::mlx::RowReduction;
 
-namespace {
-
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kWarpsPerBlock = 8;
-
-/// A reduction this pass can map, with its payload split.
-struct RowReduction {
-  linalg::GenericOp op;
-  SmallVector<int64_t> parallelSizes; ///< Loop sizes of the kept dims.
-  int64_t reducedSize;
-  /// Payload ops computing v (no dependence on `out`), in order.
-  SmallVector<Operation *> valueOps;
-  /// Payload ops of the combiner, in order.
-  SmallVector<Operation *> combineOps;
-  Value value;    ///< v, in the payload.
-  Value combined; ///< The yielded value, in the payload.
-};
+static constexpr int64_t kWarpSize = 32;
+static constexpr int64_t kWarpsPerBlock = 8;
 
 /// Ops allowed in a combiner: associative merges and the comparisons and
 /// selects that MLX's max/min (with NaN propagation) are made of.
@@ -63,7 +52,7 @@ static bool isCombinerOp(Operation *op) {
              arith::SelectOp>(op);
 }
 
-static std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
+std::optional<RowReduction> mlx::matchRowReduction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1)
     return std::nullopt;
@@ -162,9 +151,8 @@ static std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
   return r;
 }
 
-/// Emits C(a, b) by cloning the combiner with out -> a and v -> b.
-static Value emitCombine(OpBuilder &b, const RowReduction &r, Value a,
-                         Value bValue) {
+Value mlx::emitCombine(OpBuilder &b, const RowReduction &r, Value a,
+                       Value bValue) {
   linalg::GenericOp op = r.op;
   Block &body = op.getRegion().front();
   IRMapping map;
@@ -179,6 +167,8 @@ static Value emitCombine(OpBuilder &b, const RowReduction &r, Value a,
   }
   return map.lookup(r.combined);
 }
+
+namespace {
 
 /// Emits v at loop indices `ivs` (parallel dims, then the reduced one).
 static Value emitValue(OpBuilder &b, Location loc, const RowReduction &r,

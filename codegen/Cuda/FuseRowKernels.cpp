@@ -1,0 +1,795 @@
+//===- FuseRowKernels.cpp - the mlxc-fuse-row-kernels pass ----------------===//
+//
+// softmax, rms_norm, layer_norm and logsumexp reach the CUDA path as a chain
+// of linalg ops over the same rows: row reductions (max, sum), per-row
+// scalar arithmetic (rsqrt(mean + eps)) and elementwise ops that broadcast
+// those scalars along the row. Lowered one by one they are 3 to 6 kernels,
+// and every intermediate row crosses device memory. Here such a chain
+// becomes one kernel with one block per row:
+//   - a reduction: each thread folds the elements tid, tid + T, ... of the
+//     row, the warps merge with xor shuffles, the block through shared
+//     memory; every thread ends with the row's total in a register;
+//   - per-row scalar ops run in every thread, on those registers;
+//   - elementwise results are recomputed where they are read, never
+//     stored, unless they leave the chain (an output, or a buffer read
+//     later): those are written in one final pass over the row.
+// The row is read once per reduction and once for the final pass, from L1
+// once the first pass brought it in.
+//
+// Bufferization reuses buffers (the sum lands in the max's buffer, exp in
+// the output it is later divided in place), so values are tracked as
+// versions: a read of a buffer means the chain op that last wrote it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Cuda/RowReduction.h"
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCFUSEROWKERNELS
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+using mlir::mlx::RowReduction;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kMaxThreads = 512;
+/// Row elements a thread keeps in registers (more: strided loops that read
+/// the row again per pass).
+constexpr int64_t kMaxRegistersPerThread = 16;
+
+/// One op of a chain.
+struct ChainOp {
+  enum Kind { Fill, Copy, Elementwise, RowScalar, Reduce } kind;
+  Operation *op;
+  std::optional<RowReduction> reduction;
+  Value root;                     ///< The buffer it writes.
+  SmallVector<int64_t> loopSizes; ///< linalg.generic only.
+  /// Per operand (inputs, then the init): the chain op whose version it
+  /// reads (-1: memory as it was before the chain).
+  SmallVector<int> producers;
+  bool isFinal = false, escapes = false;
+};
+
+struct Chain {
+  SmallVector<int64_t> rows; ///< Row dims, unit dims dropped.
+  int64_t columns = 0;
+  std::vector<ChainOp> ops;
+};
+
+/// The buffer under expand/collapse views (both keep row-major order), or
+/// null for anything the chain cannot reason about.
+Value getRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def)) {
+      value = expand.getSrc();
+      continue;
+    }
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def)) {
+      value = collapse.getSrc();
+      continue;
+    }
+    if (isa<memref::AllocOp, memref::GetGlobalOp>(def))
+      break;
+    return nullptr;
+  }
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return nullptr;
+  return value;
+}
+
+SmallVector<int64_t> dropUnitDims(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> kept;
+  for (int64_t size : sizes)
+    if (size != 1)
+      kept.push_back(size);
+  return kept;
+}
+
+/// Classifies a linalg op as a chain op over rows x columns, or fails.
+std::optional<ChainOp> classify(Operation *op, Chain &chain) {
+  ChainOp c;
+  c.op = op;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (!fill.hasPureBufferSemantics())
+      return std::nullopt;
+    c.kind = ChainOp::Fill;
+    c.root = getRoot(fill.getOutputs()[0]);
+    if (!c.root)
+      return std::nullopt;
+    return c;
+  }
+  if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+    // A whole buffer copied (a reduction's init taken from a fill): the
+    // copy is the source's version under another name.
+    if (!copy.hasPureBufferSemantics())
+      return std::nullopt;
+    c.kind = ChainOp::Copy;
+    c.root = getRoot(copy.getOutputs()[0]);
+    Value source = getRoot(copy.getInputs()[0]);
+    if (!c.root || !source ||
+        cast<MemRefType>(c.root.getType()).getNumElements() !=
+            cast<MemRefType>(source.getType()).getNumElements() ||
+        getElementTypeOrSelf(c.root) != getElementTypeOrSelf(source))
+      return std::nullopt;
+    return c;
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t, 4>> ranges = generic.getStaticLoopRanges();
+  if (!ranges || ranges->empty() || llvm::any_of(*ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  c.loopSizes.assign(ranges->begin(), ranges->end());
+  c.root = getRoot(generic.getDpsInitOperand(0)->get());
+  if (!c.root)
+    return std::nullopt;
+  for (Operation &inner : generic.getRegion().front().without_terminator())
+    if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
+      return std::nullopt;
+  auto iterators = generic.getIteratorTypesArray();
+  SmallVector<int64_t> rows, all = dropUnitDims(c.loopSizes);
+  if (generic.getNumReductionLoops() == 1 &&
+      iterators.back() == utils::IteratorType::reduction) {
+    c.reduction = mlx::matchRowReduction(generic);
+    if (!c.reduction)
+      return std::nullopt;
+    c.kind = ChainOp::Reduce;
+    rows = dropUnitDims(ArrayRef(c.loopSizes).drop_back());
+    if (chain.columns == 0) {
+      chain.rows = rows;
+      chain.columns = c.loopSizes.back();
+    }
+    if (rows != chain.rows || c.loopSizes.back() != chain.columns)
+      return std::nullopt;
+    return c;
+  }
+  if (generic.getNumReductionLoops() != 0)
+    return std::nullopt;
+  // The payload must not read the output element (a plain map).
+  Block &body = generic.getRegion().front();
+  if (!body.getArguments().back().use_empty())
+    return std::nullopt;
+  if (chain.columns == 0)
+    return std::nullopt; // A chain starts at a reduction.
+  SmallVector<int64_t> full(chain.rows);
+  full.push_back(chain.columns);
+  if (all == full && c.loopSizes.back() == chain.columns) {
+    c.kind = ChainOp::Elementwise;
+    return c;
+  }
+  if (all == chain.rows) {
+    c.kind = ChainOp::RowScalar;
+    return c;
+  }
+  return std::nullopt;
+}
+
+/// Whether every result of `map` is a sum of constant multiples of dims.
+bool isLinear(AffineMap map) {
+  for (AffineExpr expr : map.getResults()) {
+    bool linear = true;
+    expr.walk([&](AffineExpr e) {
+      if (e.getKind() == AffineExprKind::Mod ||
+          e.getKind() == AffineExprKind::FloorDiv ||
+          e.getKind() == AffineExprKind::CeilDiv ||
+          e.getKind() == AffineExprKind::SymbolId)
+        linear = false;
+    });
+    if (!linear)
+      return false;
+  }
+  return true;
+}
+
+/// Checks that `op` (loops `loopSizes`) accesses its operand of type `type`
+/// through `map` at row-major offset row * columns + column (`full`) or row
+/// (a per-row scalar), with row the linear index of the non-unit row loops.
+bool accessesRow(AffineMap map, MemRefType type, ArrayRef<int64_t> loopSizes,
+                 bool hasColumnLoop, bool full, int64_t columns) {
+  if (!isLinear(map) || map.getNumDims() != loopSizes.size())
+    return false;
+  auto offsetAt = [&](ArrayRef<int64_t> ivs) {
+    SmallVector<int64_t> indices = map.compose(ivs);
+    int64_t offset = 0;
+    for (auto [index, size] : llvm::zip(indices, type.getShape()))
+      offset = offset * size + index;
+    return offset;
+  };
+  SmallVector<int64_t> ivs(loopSizes.size(), 0);
+  if (offsetAt(ivs) != 0)
+    return false;
+  unsigned numRowLoops = loopSizes.size() - (hasColumnLoop ? 1 : 0);
+  int64_t stride = full ? columns : 1;
+  for (int i = static_cast<int>(loopSizes.size()) - 1; i >= 0; --i) {
+    if (loopSizes[i] == 1)
+      continue;
+    ivs[i] = 1;
+    int64_t coefficient = offsetAt(ivs);
+    ivs[i] = 0;
+    if (static_cast<unsigned>(i) >= numRowLoops) { // The column loop.
+      if (coefficient != (full ? 1 : 0))
+        return false;
+      continue;
+    }
+    if (coefficient != stride)
+      return false;
+    stride *= loopSizes[i];
+  }
+  return true;
+}
+
+/// Whether `map` reads element `column` of a buffer, whatever the row (a
+/// weight vector broadcast over the rows).
+bool accessesColumn(AffineMap map, MemRefType type,
+                    ArrayRef<int64_t> loopSizes) {
+  if (!isLinear(map) || map.getNumDims() != loopSizes.size())
+    return false;
+  auto offsetAt = [&](ArrayRef<int64_t> ivs) {
+    SmallVector<int64_t> indices = map.compose(ivs);
+    int64_t offset = 0;
+    for (auto [index, size] : llvm::zip(indices, type.getShape()))
+      offset = offset * size + index;
+    return offset;
+  };
+  SmallVector<int64_t> ivs(loopSizes.size(), 0);
+  if (offsetAt(ivs) != 0)
+    return false;
+  for (size_t i = 0; i < loopSizes.size(); ++i) {
+    ivs[i] = 1;
+    int64_t coefficient = offsetAt(ivs);
+    ivs[i] = 0;
+    if (loopSizes[i] != 1 && coefficient != (i + 1 == loopSizes.size()))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `user` (a use of a view of a chain buffer) stays inside the chain.
+bool isChainUse(Operation *user, const llvm::SmallPtrSetImpl<Operation *> &in) {
+  return in.contains(user) || isa<memref::DeallocOp>(user);
+}
+
+/// Whether `value` (a view or the buffer) has a use outside the chain.
+bool escapesFrom(Value value, const llvm::SmallPtrSetImpl<Operation *> &in) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      if (escapesFrom(user->getResult(0), in))
+        return true;
+      continue;
+    }
+    if (!isChainUse(user, in))
+      return true;
+  }
+  return false;
+}
+
+/// Resolves versions and checks the chain; false leaves it to the per-op
+/// lowering.
+bool analyze(Chain &chain) {
+  int numReduce = 0, numGenerics = 0;
+  for (ChainOp &c : chain.ops) {
+    numReduce += c.kind == ChainOp::Reduce;
+    numGenerics += c.kind != ChainOp::Fill && c.kind != ChainOp::Copy;
+  }
+  if (numReduce == 0 || numGenerics < 2)
+    return false;
+  DenseMap<Value, int> lastWriter;
+  llvm::SmallPtrSet<Value, 4> aliases; ///< Buffers a copy wrote.
+  llvm::SmallPtrSet<Value, 8> written;
+  for (ChainOp &c : chain.ops)
+    written.insert(c.root);
+  llvm::SmallPtrSet<Operation *, 16> in;
+  for (ChainOp &c : chain.ops)
+    in.insert(c.op);
+  for (auto [index, c] : llvm::enumerate(chain.ops)) {
+    if (c.kind == ChainOp::Copy) {
+      auto copy = cast<linalg::CopyOp>(c.op);
+      auto it = lastWriter.find(getRoot(copy.getInputs()[0]));
+      if (it == lastWriter.end())
+        return false; // A copy of memory from before the chain.
+      lastWriter[c.root] = it->second;
+      aliases.insert(c.root);
+      continue;
+    }
+    if (c.kind == ChainOp::Fill) {
+      auto fill = cast<linalg::FillOp>(c.op);
+      auto type = cast<MemRefType>(fill.getOutputs()[0].getType());
+      if (type.getNumElements() !=
+              cast<MemRefType>(c.root.getType()).getNumElements() ||
+          fill.getInputs()[0].getType() != type.getElementType())
+        return false;
+      lastWriter[c.root] = index;
+      continue;
+    }
+    auto generic = cast<linalg::GenericOp>(c.op);
+    bool hasColumnLoop = c.kind != ChainOp::RowScalar;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      Value root = getRoot(operand.get());
+      if (!root)
+        return false;
+      bool isInit = generic.isDpsInit(&operand);
+      auto it = lastWriter.find(root);
+      int producer = it == lastWriter.end() ? -1 : it->second;
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      auto type = cast<MemRefType>(operand.get().getType());
+      if (producer < 0) {
+        // Memory from before the chain: never a buffer the chain writes
+        // (a recomputation could read it after the chain's own store).
+        if (written.contains(root) && !(isInit && c.kind != ChainOp::Reduce))
+          return false;
+      } else {
+        ChainOp &p = chain.ops[producer];
+        bool full = p.kind == ChainOp::Elementwise;
+        if (p.kind != ChainOp::Fill &&
+            !accessesRow(map, type, c.loopSizes, hasColumnLoop, full,
+                         chain.columns))
+          return false;
+        // A per-row value cannot read a whole row.
+        if (full && c.kind == ChainOp::RowScalar)
+          return false;
+        // A reduction starts from a per-row value, not a row.
+        if (isInit && c.kind == ChainOp::Reduce && full)
+          return false;
+      }
+      c.producers.push_back(producer);
+      if (isInit &&
+          !accessesRow(map, type, c.loopSizes, hasColumnLoop,
+                       c.kind == ChainOp::Elementwise, chain.columns))
+        return false;
+    }
+    lastWriter[c.root] = index;
+  }
+  for (auto [root, index] : lastWriter) {
+    ChainOp &c = chain.ops[index];
+    bool escapes = isa<BlockArgument>(root) || escapesFrom(root, in);
+    // The kernel stores an op's final version into that op's own buffer
+    // only: not into a copy's, and not a fill's.
+    if (escapes && (c.kind == ChainOp::Fill || root != c.root ||
+                    aliases.contains(root)))
+      return false;
+    if (root == c.root) {
+      c.isFinal = true;
+      c.escapes = escapes;
+    }
+  }
+  return true;
+}
+
+/// Emits the chain's kernel in place of its ops.
+class ChainEmitter {
+public:
+  ChainEmitter(Chain &chain, bool keepInRegisters)
+      : chain(chain), keepInRegisters(keepInRegisters), b(chain.ops.back().op),
+        loc(chain.ops.back().op->getLoc()) {}
+  void emit();
+
+private:
+  Value cst(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  }
+  /// The loop indices of `c` at the current row and column `column`.
+  SmallVector<Value> loopIndices(const ChainOp &c, Value column);
+  Value load(const ChainOp &c, OpOperand &operand, ValueRange ivs);
+  /// The value `c` computes (its yield, or a reduction's v) at `column`.
+  Value valueAt(int index, Value column, DenseMap<int, Value> &cache);
+  void emitReduction(int index, Value workgroup);
+  /// A thread's partial by a loop over its elements.
+  Value emitStridedPartial(int index, Value has);
+  /// Merges the threads' partials; every thread gets the row's total.
+  void emitBlockReduce(int index, Value partial, Value has, Value workgroup);
+
+  Chain &chain;
+  bool keepInRegisters;
+  OpBuilder b;
+  Location loc;
+  int64_t threads = 0;
+  /// When every thread owns exactly `unroll` elements of the row (columns
+  /// = unroll x threads), the passes are unrolled and each element read
+  /// from memory once, at its first use, then kept in a register:
+  /// `currentK` is the element being computed (-1: a per-row value).
+  int64_t unroll = 0, currentK = -1;
+  std::map<std::tuple<void *, int, int64_t>, Value> registers;
+  Value tid, rowIndexValue;
+  SmallVector<Value> rowIvs; ///< The row's index per non-unit row dim.
+  DenseMap<int, Value> scalars; ///< Per-row values of reductions etc.
+};
+
+SmallVector<Value> ChainEmitter::loopIndices(const ChainOp &c, Value column) {
+  SmallVector<Value> ivs;
+  bool hasColumnLoop = c.kind != ChainOp::RowScalar;
+  size_t numRowLoops = c.loopSizes.size() - (hasColumnLoop ? 1 : 0);
+  unsigned next = 0;
+  for (size_t i = 0; i < c.loopSizes.size(); ++i) {
+    if (i >= numRowLoops)
+      ivs.push_back(column);
+    else if (c.loopSizes[i] == 1)
+      ivs.push_back(cst(0));
+    else
+      ivs.push_back(rowIvs[next++]);
+  }
+  return ivs;
+}
+
+Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
+  auto generic = cast<linalg::GenericOp>(c.op);
+  AffineMap map = generic.getMatchingIndexingMap(&operand);
+  std::tuple<void *, int, int64_t> key;
+  if (unroll && currentK >= 0 && c.kind != ChainOp::RowScalar) {
+    // The same element through another view or op: one register.
+    Value root = getRoot(operand.get());
+    auto type = cast<MemRefType>(operand.get().getType());
+    int kind = 0;
+    if (root && accessesRow(map, type, c.loopSizes, true, true,
+                            chain.columns))
+      kind = 1;
+    else if (root && accessesColumn(map, type, c.loopSizes))
+      kind = 2;
+    if (kind) {
+      key = {root.getAsOpaquePointer(), kind, currentK};
+      if (Value cached = registers[key])
+        return cached;
+    }
+  }
+  auto remember = [&](Value loaded) {
+    if (std::get<0>(key))
+      registers[key] = loaded;
+    return loaded;
+  };
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults())
+    indices.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+  return remember(memref::LoadOp::create(b, loc, operand.get(), indices));
+}
+
+Value ChainEmitter::valueAt(int index, Value column,
+                            DenseMap<int, Value> &cache) {
+  if (Value cached = cache.lookup(index))
+    return cached;
+  ChainOp &c = chain.ops[index];
+  auto generic = cast<linalg::GenericOp>(c.op);
+  Block &body = generic.getRegion().front();
+  SmallVector<Value> ivs = loopIndices(c, column);
+  IRMapping map;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    int producer = c.producers[input->getOperandNumber()];
+    Value element;
+    if (producer < 0) {
+      element = load(c, *input, ivs);
+    } else {
+      ChainOp &p = chain.ops[producer];
+      if (p.kind == ChainOp::Fill)
+        element = cast<linalg::FillOp>(p.op).getInputs()[0];
+      else if (p.kind == ChainOp::Elementwise)
+        element = valueAt(producer, column, cache);
+      else
+        element = scalars.lookup(producer);
+    }
+    map.map(body.getArgument(input->getOperandNumber()), element);
+  }
+  auto clonePayload = [&](ArrayRef<Operation *> ops) {
+    for (Operation *inner : ops) {
+      if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+        continue;
+      }
+      b.clone(*inner, map);
+    }
+  };
+  Value result;
+  if (c.kind == ChainOp::Reduce) {
+    clonePayload(c.reduction->valueOps);
+    result = map.lookupOrDefault(c.reduction->value);
+  } else {
+    SmallVector<Operation *> ops;
+    for (Operation &inner : body.without_terminator())
+      ops.push_back(&inner);
+    clonePayload(ops);
+    result = map.lookupOrDefault(body.getTerminator()->getOperand(0));
+  }
+  cache[index] = result;
+  return result;
+}
+
+void ChainEmitter::emitReduction(int index, Value workgroup) {
+  const RowReduction &r = *chain.ops[index].reduction;
+  // This thread's partial: elements tid, tid + T, ...
+  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                    cst(chain.columns));
+  Value partial;
+  if (unroll) {
+    for (int64_t k = 0; k < unroll; ++k) {
+      currentK = k;
+      DenseMap<int, Value> cache;
+      Value column = arith::AddIOp::create(b, loc, tid, cst(k * threads));
+      Value v = valueAt(index, column, cache);
+      partial = k ? mlx::emitCombine(b, r, partial, v) : v;
+    }
+    currentK = -1;
+  } else {
+    partial = emitStridedPartial(index, has);
+  }
+  emitBlockReduce(index, partial, has, workgroup);
+}
+
+Value ChainEmitter::emitStridedPartial(int index, Value has) {
+  ChainOp &c = chain.ops[index];
+  const RowReduction &r = *c.reduction;
+  auto generic = cast<linalg::GenericOp>(c.op);
+  Type element = getElementTypeOrSelf(generic.getDpsInitOperand(0)->get());
+  int64_t columns = chain.columns;
+  Value zeroValue = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  auto first = scf::IfOp::create(b, loc, TypeRange{element}, has,
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    DenseMap<int, Value> cache;
+    scf::YieldOp::create(b, loc, valueAt(index, tid, cache));
+    b.setInsertionPointToStart(first.elseBlock());
+    scf::YieldOp::create(b, loc, zeroValue);
+  }
+  Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
+  auto loop = scf::ForOp::create(
+      b, loc, start, cst(columns), cst(threads), ValueRange(first.getResults()),
+      [&](OpBuilder &nested, Location l, Value j, ValueRange acc) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        DenseMap<int, Value> cache;
+        Value v = valueAt(index, j, cache);
+        scf::YieldOp::create(b, l, mlx::emitCombine(b, r, acc[0], v));
+      });
+  return loop.getResult(0);
+}
+
+void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
+                                   Value workgroup) {
+  ChainOp &c = chain.ops[index];
+  const RowReduction &r = *c.reduction;
+  auto generic = cast<linalg::GenericOp>(c.op);
+  // The warp's butterfly; lanes without elements contribute nothing. Every
+  // warp has an element (threads <= columns rounded up to a warp).
+  Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
+  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
+  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value other = gpu::ShuffleOp::create(b, loc, partial, off, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+    Value otherHas = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
+    Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
+    Value merged = mlx::emitCombine(b, r, partial, other);
+    Value both = arith::AndIOp::create(b, loc, mine, otherHas);
+    partial = arith::SelectOp::create(
+        b, loc, both, merged,
+        arith::SelectOp::create(b, loc, mine, partial, other));
+    hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
+  }
+  // The block: lane 0 of each warp leaves its total in shared memory.
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &then, Location l) {
+    memref::StoreOp::create(then, l, partial, workgroup, ValueRange{warp});
+    scf::YieldOp::create(then, l);
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value total = memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(0)});
+  for (int64_t w = 1; w < threads / kWarpSize; ++w)
+    total = mlx::emitCombine(
+        b, r, total,
+        memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(w)}));
+  // Fold in the starting value of the output element.
+  OpOperand *init = generic.getDpsInitOperand(0);
+  int producer = c.producers[init->getOperandNumber()];
+  Value initial;
+  if (producer < 0)
+    initial = load(c, *init, loopIndices(c, cst(0)));
+  else if (chain.ops[producer].kind == ChainOp::Fill)
+    initial = cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
+  else
+    initial = scalars.lookup(producer);
+  scalars[index] = mlx::emitCombine(b, r, initial, total);
+}
+
+void ChainEmitter::emit() {
+  int64_t rows = 1;
+  for (int64_t size : chain.rows)
+    rows *= size;
+  threads = std::min<int64_t>(kMaxThreads,
+                              llvm::alignTo(chain.columns, kWarpSize));
+  if (keepInRegisters && chain.columns % threads == 0 &&
+      chain.columns / threads <= kMaxRegistersPerThread)
+    unroll = chain.columns / threads;
+  // One shared buffer per reduction: a reduction's slots may still be read
+  // when a fast warp writes the next one's.
+  SmallVector<Type> workgroupTypes;
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  SmallVector<int> reductions;
+  for (auto [index, c] : llvm::enumerate(chain.ops))
+    if (c.kind == ChainOp::Reduce) {
+      reductions.push_back(index);
+      Type element = getElementTypeOrSelf(
+          cast<linalg::GenericOp>(c.op).getDpsInitOperand(0)->get());
+      workgroupTypes.push_back(
+          MemRefType::get({threads / kWarpSize}, element, nullptr, space));
+    }
+  Value one = cst(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cst(rows), one, one, cst(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      ValueRange(), workgroupTypes);
+  launch->setAttr("mlxc.row_kernel", b.getUnitAttr());
+  b.setInsertionPointToStart(&launch.getBody().front());
+  tid = launch.getThreadIds().x;
+  // The row's index per non-unit row dim (row-major).
+  Value rest = launch.getBlockIds().x;
+  rowIvs.assign(chain.rows.size(), Value());
+  for (int i = static_cast<int>(chain.rows.size()) - 1; i >= 0; --i) {
+    rowIvs[i] = arith::RemUIOp::create(b, loc, rest, cst(chain.rows[i]));
+    rest = arith::DivUIOp::create(b, loc, rest, cst(chain.rows[i]));
+  }
+  unsigned nextWorkgroup = 0;
+  for (auto [index, c] : llvm::enumerate(chain.ops)) {
+    if (c.kind == ChainOp::Reduce) {
+      emitReduction(index, launch.getWorkgroupAttributions()[nextWorkgroup++]);
+    } else if (c.kind == ChainOp::RowScalar) {
+      DenseMap<int, Value> cache;
+      scalars[index] = valueAt(index, cst(0), cache);
+    }
+  }
+  // Per-row results that leave the chain: one thread stores them.
+  Value isThread0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
+  for (auto [index, c] : llvm::enumerate(chain.ops)) {
+    if (!c.isFinal || !c.escapes ||
+        (c.kind != ChainOp::Reduce && c.kind != ChainOp::RowScalar))
+      continue;
+    auto generic = cast<linalg::GenericOp>(c.op);
+    scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &then, Location l) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(then.getInsertionBlock(), then.getInsertionPoint());
+      OpOperand *init = generic.getDpsInitOperand(0);
+      AffineMap map = generic.getMatchingIndexingMap(init);
+      SmallVector<Value> ivs = loopIndices(c, cst(0));
+      SmallVector<Value> indices;
+      for (AffineExpr expr : map.getResults())
+        indices.push_back(affine::AffineApplyOp::create(
+            b, l, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+      memref::StoreOp::create(b, l, scalars.lookup(index), init->get(),
+                              indices);
+      scf::YieldOp::create(b, l);
+    });
+  }
+  // Rows that leave the chain: one pass over the row writes them all.
+  SmallVector<int> rowOutputs;
+  for (auto [index, c] : llvm::enumerate(chain.ops))
+    if (c.isFinal && c.escapes && c.kind == ChainOp::Elementwise)
+      rowOutputs.push_back(index);
+  auto storeRowOutputs = [&](Value j) {
+    DenseMap<int, Value> cache;
+    for (int index : rowOutputs) {
+      ChainOp &c = chain.ops[index];
+      auto generic = cast<linalg::GenericOp>(c.op);
+      Value value = valueAt(index, j, cache);
+      OpOperand *init = generic.getDpsInitOperand(0);
+      AffineMap map = generic.getMatchingIndexingMap(init);
+      SmallVector<Value> ivs = loopIndices(c, j);
+      SmallVector<Value> indices;
+      for (AffineExpr expr : map.getResults())
+        indices.push_back(affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+      memref::StoreOp::create(b, loc, value, init->get(), indices);
+    }
+  };
+  if (!rowOutputs.empty() && unroll) {
+    for (int64_t k = 0; k < unroll; ++k) {
+      currentK = k;
+      storeRowOutputs(arith::AddIOp::create(b, loc, tid, cst(k * threads)));
+    }
+    currentK = -1;
+  } else if (!rowOutputs.empty()) {
+    scf::ForOp::create(
+        b, loc, tid, cst(chain.columns), cst(threads), ValueRange(),
+        [&](OpBuilder &nested, Location l, Value j, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          DenseMap<int, Value> cache;
+          for (int index : rowOutputs) {
+            ChainOp &c = chain.ops[index];
+            auto generic = cast<linalg::GenericOp>(c.op);
+            Value value = valueAt(index, j, cache);
+            OpOperand *init = generic.getDpsInitOperand(0);
+            AffineMap map = generic.getMatchingIndexingMap(init);
+            SmallVector<Value> ivs = loopIndices(c, j);
+            SmallVector<Value> indices;
+            for (AffineExpr expr : map.getResults())
+              indices.push_back(affine::AffineApplyOp::create(
+                  b, l, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+            memref::StoreOp::create(b, l, value, init->get(), indices);
+          }
+          scf::YieldOp::create(b, l);
+        });
+  }
+  gpu::TerminatorOp::create(b, loc);
+  for (ChainOp &c : llvm::reverse(chain.ops))
+    c.op->erase();
+}
+
+/// Ops that may sit between a chain's ops: they neither read nor write the
+/// chain's buffers.
+bool isTransparent(Operation *op) {
+  return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             arith::ConstantOp>(op);
+}
+
+struct MlxcFuseRowKernelsPass final
+    : mlx::impl::MlxcFuseRowKernelsBase<MlxcFuseRowKernelsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::vector<Chain> chains;
+    getOperation()->walk([&](func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      Chain current;
+      auto finish = [&]() {
+        if (!current.ops.empty())
+          chains.push_back(std::move(current));
+        current = Chain();
+      };
+      for (Operation &op : func.getBody().front()) {
+        if (isTransparent(&op))
+          continue;
+        std::optional<ChainOp> c = classify(&op, current);
+        if (!c) {
+          finish();
+          // The op may start the next chain.
+          c = classify(&op, current);
+          if (!c)
+            continue;
+        }
+        // Fills join the chain whose reductions they initialize.
+        current.ops.push_back(std::move(*c));
+      }
+      finish();
+    });
+    for (Chain &chain : chains) {
+      // Leading fills with no reduction before them are fine; trailing
+      // fills belong to no reduction.
+      while (!chain.ops.empty() && (chain.ops.back().kind == ChainOp::Fill ||
+                                    chain.ops.back().kind == ChainOp::Copy))
+        chain.ops.pop_back();
+      if (chain.ops.empty() || !analyze(chain))
+        continue;
+      ChainEmitter(chain, registers).emit();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,43 @@
+//===- RowReduction.h - row reductions of the CUDA path ------------*- C++ -*-===//
+//
+// The matcher shared by mlxc-map-row-reductions (a reduction alone, one warp
+// per row) and mlxc-fuse-row-kernels (a chain of reductions and elementwise
+// ops, one block per row).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_CUDA_ROWREDUCTION_H
+#define MLXC_CODEGEN_CUDA_ROWREDUCTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace mlir::mlx {
+
+/// A linalg.generic on buffers reducing its innermost loop, the innermost
+/// axis of every input, into a 32-bit accumulator, with its payload split
+/// into the element's value v and the combiner C(out, v).
+struct RowReduction {
+  linalg::GenericOp op;
+  SmallVector<int64_t> parallelSizes; ///< Loop sizes of the kept dims.
+  int64_t reducedSize;
+  /// Payload ops computing v (no dependence on `out`), in order.
+  SmallVector<Operation *> valueOps;
+  /// Payload ops of the combiner, in order.
+  SmallVector<Operation *> combineOps;
+  Value value;    ///< v, in the payload.
+  Value combined; ///< The yielded value, in the payload.
+};
+
+/// The split of `op`, or nullopt when it is not such a reduction (or its
+/// combiner is not an associative merge of MLX's reductions).
+std::optional<RowReduction> matchRowReduction(linalg::GenericOp op);
+
+/// Emits C(a, b): the combiner cloned with out -> a and v -> b.
+Value emitCombine(OpBuilder &b, const RowReduction &r, Value a, Value bValue);
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_CUDA_ROWREDUCTION_H
