@@ -29,6 +29,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -36,6 +37,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <chrono>
 #include <functional>
 
 using namespace mlir;
@@ -116,6 +118,29 @@ static cl::opt<std::string> runtimeDir(
     cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
              "beside mlxc)"),
     cl::cat(category));
+
+static cl::opt<bool> quiet(
+    "quiet",
+    cl::desc("No progress lines (printed per phase once a compile has run "
+             "for 2 s)"),
+    cl::cat(category));
+static cl::opt<double> progressAfter(
+    "progress-after",
+    cl::desc("Seconds of compiling after which each phase is announced"),
+    cl::init(2.0), cl::Hidden, cl::cat(category));
+
+/// Starts a timed phase (--mlir-timing) and, once the compile has run for
+/// --progress-after seconds (2), says which phase it is in, so a long
+/// compile is never silent.
+static const auto compileStart = std::chrono::steady_clock::now();
+static TimingScope phase(TimingScope &timing, StringRef name) {
+  double elapsed = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - compileStart)
+                       .count();
+  if (!quiet && elapsed >= progressAfter)
+    errs() << llvm::format("mlxc: [%.1f s] ", elapsed) << name << "\n";
+  return timing.nest(name);
+}
 
 /// Finds the graph function to compile: one with a body.
 static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
@@ -520,7 +545,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   if (cuda && emit != Emit::Linalg)
     cudaModule = module.clone();
   {
-    TimingScope t = timing.nest("mlx to linalg (cpu)");
+    TimingScope t = phase(timing, "mlx to linalg (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls),
                                 &t)))
       return failure();
@@ -539,7 +564,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     // Both variants share one signature: should the CUDA form repeat other
     // results, it starts from the CPU's linalg form instead.
     mlx::ProgramSignature cudaSignature = *signature;
-    TimingScope t = timing.nest("mlx to linalg (cuda)");
+    TimingScope t = phase(timing, "mlx to linalg (cuda)");
     bool same = succeeded(
         mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true), &t));
     if (same) {
@@ -564,7 +589,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   }
 
   {
-    TimingScope t = timing.nest("linalg to llvm dialect (cpu)");
+    TimingScope t = phase(timing, "linalg to llvm dialect (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
                                 &t)) ||
         failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
@@ -573,14 +598,14 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return failure();
   }
   LLVMContext llvmContext;
-  TimingScope translateTiming = timing.nest("translate to LLVM IR (cpu)");
+  TimingScope translateTiming = phase(timing, "translate to LLVM IR (cpu)");
   auto llvmModule = mlx::translateToLLVMIR(module, llvmContext, **machine);
   translateTiming.stop();
   if (failed(llvmModule))
     return failure();
   if (cuda) {
     {
-      TimingScope t = timing.nest("kernels and memory plan (cuda)");
+      TimingScope t = phase(timing, "kernels and memory plan (cuda)");
       if (failed(mlx::runPipeline(
               *cudaModule,
               mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO), &t)))
@@ -591,7 +616,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
     bool capturable = graph && graph->hasAttr("mlx.capturable");
     {
-      TimingScope t = timing.nest("to llvm dialect, PTX and cubin (cuda)");
+      TimingScope t = phase(timing, "to llvm dialect, PTX and cubin (cuda)");
       if (failed(mlx::runPipeline(
               *cudaModule,
               mlx::getCudaLLVMPipeline("sm_70", *libdevice,
@@ -613,7 +638,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return success();
       });
     }
-    TimingScope t = timing.nest("translate to LLVM IR and link (cuda)");
+    TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
     auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
     if (failed(cudaLLVM))
       return failure();
@@ -621,7 +646,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return module.emitError() << "linking the CPU and CUDA variants failed";
   }
   {
-    TimingScope t = timing.nest("LLVM optimization (O3)");
+    TimingScope t = phase(timing, "LLVM optimization (O3)");
     if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
       return failure();
   }
@@ -632,7 +657,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     });
 
   auto writeObject = [&](StringRef path) -> LogicalResult {
-    TimingScope t = timing.nest("LLVM code generation");
+    TimingScope t = phase(timing, "LLVM code generation");
     if (path == "-") {
       // Object emission seeks: build it in memory, then stream it.
       SmallVector<char, 0> buffer;
@@ -678,7 +703,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   llvm::FileRemover removeObject(object);
   if (failed(writeObject(object)))
     return failure();
-  TimingScope t = timing.nest("link with the runtime");
+  TimingScope t = phase(timing, "link with the runtime");
   return linkExecutable(object, output,
                         runtimeDir.empty() ? defaultRuntimeDir(argv0)
                                            : std::string(runtimeDir));
@@ -816,7 +841,7 @@ int main(int argc, char **argv) {
     // traced function and tape entry, and the MLX primitive. The mapped
     // file stays alive while the weights are read from it.
     ScopedDiagnosticHandler handler(&context, printMlxfnDiagnostic);
-    TimingScope importTiming = timing.nest("import .mlxfn");
+    TimingScope importTiming = phase(timing, "import .mlxfn");
     module = mlxc::importMlxfn(&context, file->getMemBufferRef());
     importTiming.stop();
     if (!module)
@@ -829,7 +854,7 @@ int main(int argc, char **argv) {
   // with a located error rather than overflow the stack.
   if (failed(mlxc::checkNestingDepth(*sourceMgr)))
     return 1;
-  TimingScope parseTiming = timing.nest("parse");
+  TimingScope parseTiming = phase(timing, "parse");
   module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   parseTiming.stop();
   if (!module)
