@@ -200,6 +200,14 @@ bool isLinear(AffineMap map) {
   return true;
 }
 
+/// The row-major offset in a buffer of `type` that `map` reads at `ivs`.
+int64_t linearOffset(AffineMap map, MemRefType type, ArrayRef<int64_t> ivs) {
+  int64_t offset = 0;
+  for (auto [index, size] : llvm::zip(map.compose(ivs), type.getShape()))
+    offset = offset * size + index;
+  return offset;
+}
+
 /// Checks that `op` (loops `loopSizes`) accesses its operand of type `type`
 /// through `map` at row-major offset row * columns + column (`full`) or row
 /// (a per-row scalar), with row the linear index of the non-unit row loops.
@@ -208,11 +216,7 @@ bool accessesRow(AffineMap map, MemRefType type, ArrayRef<int64_t> loopSizes,
   if (!isLinear(map) || map.getNumDims() != loopSizes.size())
     return false;
   auto offsetAt = [&](ArrayRef<int64_t> ivs) {
-    SmallVector<int64_t> indices = map.compose(ivs);
-    int64_t offset = 0;
-    for (auto [index, size] : llvm::zip(indices, type.getShape()))
-      offset = offset * size + index;
-    return offset;
+    return linearOffset(map, type, ivs);
   };
   SmallVector<int64_t> ivs(loopSizes.size(), 0);
   if (offsetAt(ivs) != 0)
@@ -244,11 +248,7 @@ bool accessesColumn(AffineMap map, MemRefType type,
   if (!isLinear(map) || map.getNumDims() != loopSizes.size())
     return false;
   auto offsetAt = [&](ArrayRef<int64_t> ivs) {
-    SmallVector<int64_t> indices = map.compose(ivs);
-    int64_t offset = 0;
-    for (auto [index, size] : llvm::zip(indices, type.getShape()))
-      offset = offset * size + index;
-    return offset;
+    return linearOffset(map, type, ivs);
   };
   SmallVector<int64_t> ivs(loopSizes.size(), 0);
   if (offsetAt(ivs) != 0)
@@ -388,7 +388,12 @@ private:
   }
   /// The loop indices of `c` at the current row and column `column`.
   SmallVector<Value> loopIndices(const ChainOp &c, Value column);
+  /// The indices of `operand` of `c` at loop indices `ivs`.
+  SmallVector<Value> indicesAt(const ChainOp &c, OpOperand &operand,
+                               ValueRange ivs);
   Value load(const ChainOp &c, OpOperand &operand, ValueRange ivs);
+  /// Stores the values of the chain's escaping rows at `column`.
+  void storeRowOutputs(ArrayRef<int> rowOutputs, Value column);
   /// The value `c` computes (its yield, or a reduction's v) at `column`.
   Value valueAt(int index, Value column, DenseMap<int, Value> &cache);
   void emitReduction(int index, Value workgroup);
@@ -429,6 +434,29 @@ SmallVector<Value> ChainEmitter::loopIndices(const ChainOp &c, Value column) {
   return ivs;
 }
 
+SmallVector<Value> ChainEmitter::indicesAt(const ChainOp &c,
+                                           OpOperand &operand,
+                                           ValueRange ivs) {
+  AffineMap map =
+      cast<linalg::GenericOp>(c.op).getMatchingIndexingMap(&operand);
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults())
+    indices.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+  return indices;
+}
+
+void ChainEmitter::storeRowOutputs(ArrayRef<int> rowOutputs, Value column) {
+  DenseMap<int, Value> cache;
+  for (int index : rowOutputs) {
+    ChainOp &c = chain.ops[index];
+    OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
+    Value value = valueAt(index, column, cache);
+    memref::StoreOp::create(b, loc, value, init->get(),
+                            indicesAt(c, *init, loopIndices(c, column)));
+  }
+}
+
 Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
   auto generic = cast<linalg::GenericOp>(c.op);
   AffineMap map = generic.getMatchingIndexingMap(&operand);
@@ -445,20 +473,15 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
       kind = 2;
     if (kind) {
       key = {root.getAsOpaquePointer(), kind, currentK};
-      if (Value cached = registers[key])
-        return cached;
+      if (auto it = registers.find(key); it != registers.end())
+        return it->second;
     }
   }
-  auto remember = [&](Value loaded) {
-    if (std::get<0>(key))
-      registers[key] = loaded;
-    return loaded;
-  };
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults())
-    indices.push_back(affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
-  return remember(memref::LoadOp::create(b, loc, operand.get(), indices));
+  Value loaded =
+      memref::LoadOp::create(b, loc, operand.get(), indicesAt(c, operand, ivs));
+  if (std::get<0>(key))
+    registers[key] = loaded;
+  return loaded;
 }
 
 Value ChainEmitter::valueAt(int index, Value column,
@@ -570,24 +593,7 @@ void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
   // The warp's butterfly; lanes without elements contribute nothing. Every
   // warp has an element (threads <= columns rounded up to a warp).
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
-  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
-  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value other = gpu::ShuffleOp::create(b, loc, partial, off, width,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
-                                             gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
-    Value otherHas = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
-    Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
-    Value merged = mlx::emitCombine(b, r, partial, other);
-    Value both = arith::AndIOp::create(b, loc, mine, otherHas);
-    partial = arith::SelectOp::create(
-        b, loc, both, merged,
-        arith::SelectOp::create(b, loc, mine, partial, other));
-    hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
-  }
+  partial = mlx::emitWarpButterfly(b, loc, r, partial, hasBits);
   // The block: lane 0 of each warp leaves its total in shared memory.
   Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
   Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
@@ -675,14 +681,8 @@ void ChainEmitter::emit() {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(then.getInsertionBlock(), then.getInsertionPoint());
       OpOperand *init = generic.getDpsInitOperand(0);
-      AffineMap map = generic.getMatchingIndexingMap(init);
-      SmallVector<Value> ivs = loopIndices(c, cst(0));
-      SmallVector<Value> indices;
-      for (AffineExpr expr : map.getResults())
-        indices.push_back(affine::AffineApplyOp::create(
-            b, l, AffineMap::get(map.getNumDims(), 0, expr), ivs));
       memref::StoreOp::create(b, l, scalars.lookup(index), init->get(),
-                              indices);
+                              indicesAt(c, *init, loopIndices(c, cst(0))));
       scf::YieldOp::create(b, l);
     });
   }
@@ -691,26 +691,11 @@ void ChainEmitter::emit() {
   for (auto [index, c] : llvm::enumerate(chain.ops))
     if (c.isFinal && c.escapes && c.kind == ChainOp::Elementwise)
       rowOutputs.push_back(index);
-  auto storeRowOutputs = [&](Value j) {
-    DenseMap<int, Value> cache;
-    for (int index : rowOutputs) {
-      ChainOp &c = chain.ops[index];
-      auto generic = cast<linalg::GenericOp>(c.op);
-      Value value = valueAt(index, j, cache);
-      OpOperand *init = generic.getDpsInitOperand(0);
-      AffineMap map = generic.getMatchingIndexingMap(init);
-      SmallVector<Value> ivs = loopIndices(c, j);
-      SmallVector<Value> indices;
-      for (AffineExpr expr : map.getResults())
-        indices.push_back(affine::AffineApplyOp::create(
-            b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
-      memref::StoreOp::create(b, loc, value, init->get(), indices);
-    }
-  };
   if (!rowOutputs.empty() && unroll) {
     for (int64_t k = 0; k < unroll; ++k) {
       currentK = k;
-      storeRowOutputs(arith::AddIOp::create(b, loc, tid, cst(k * threads)));
+      storeRowOutputs(rowOutputs,
+                      arith::AddIOp::create(b, loc, tid, cst(k * threads)));
     }
     currentK = -1;
   } else if (!rowOutputs.empty()) {
@@ -720,20 +705,7 @@ void ChainEmitter::emit() {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
                               nested.getInsertionPoint());
-          DenseMap<int, Value> cache;
-          for (int index : rowOutputs) {
-            ChainOp &c = chain.ops[index];
-            auto generic = cast<linalg::GenericOp>(c.op);
-            Value value = valueAt(index, j, cache);
-            OpOperand *init = generic.getDpsInitOperand(0);
-            AffineMap map = generic.getMatchingIndexingMap(init);
-            SmallVector<Value> ivs = loopIndices(c, j);
-            SmallVector<Value> indices;
-            for (AffineExpr expr : map.getResults())
-              indices.push_back(affine::AffineApplyOp::create(
-                  b, l, AffineMap::get(map.getNumDims(), 0, expr), ivs));
-            memref::StoreOp::create(b, l, value, init->get(), indices);
-          }
+          storeRowOutputs(rowOutputs, j);
           scf::YieldOp::create(b, l);
         });
   }

@@ -168,6 +168,29 @@ Value mlx::emitCombine(OpBuilder &b, const RowReduction &r, Value a,
   return map.lookup(r.combined);
 }
 
+Value mlx::emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
+                             Value partial, Value &hasBits) {
+  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
+  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value other = gpu::ShuffleOp::create(b, loc, partial, off, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+    Value otherHas = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
+    Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
+    Value merged = emitCombine(b, r, partial, other);
+    Value both = arith::AndIOp::create(b, loc, mine, otherHas);
+    partial = arith::SelectOp::create(
+        b, loc, both, merged,
+        arith::SelectOp::create(b, loc, mine, partial, other));
+    hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
+  }
+  return partial;
+}
+
 namespace {
 
 /// Emits v at loop indices `ivs` (parallel dims, then the reduced one).
@@ -266,24 +289,7 @@ static void rewrite(const RowReduction &r) {
   Value partial = loop.getResult(0);
   // Butterfly over the warp; lanes without elements contribute nothing.
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
-  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
-  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value other = gpu::ShuffleOp::create(b, loc, partial, off, width,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
-                                             gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
-    Value otherHas = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
-    Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
-    Value merged = emitCombine(b, r, partial, other);
-    Value both = arith::AndIOp::create(b, loc, mine, otherHas);
-    partial = arith::SelectOp::create(
-        b, loc, both, merged,
-        arith::SelectOp::create(b, loc, mine, partial, other));
-    hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
-  }
+  partial = emitWarpButterfly(b, loc, r, partial, hasBits);
   // Lane 0 folds the row's total into the output element.
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);

@@ -38,6 +38,12 @@ std::optional<RowReduction> matchRowReduction(linalg::GenericOp op);
 /// Emits C(a, b): the combiner cloned with out -> a and v -> b.
 Value emitCombine(OpBuilder &b, const RowReduction &r, Value a, Value bValue);
 
+/// Merges the partials of a warp's 32 lanes with xor shuffles: every lane
+/// ends with the warp's total. `hasBits` (i32, 0 or 1) marks the lanes
+/// holding a partial; on return it marks whether the warp held any.
+Value emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
+                        Value partial, Value &hasBits);
+
 } // namespace mlir::mlx
 
 #endif // MLXC_CODEGEN_CUDA_ROWREDUCTION_H
