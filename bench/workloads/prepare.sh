@@ -13,5 +13,5 @@ for w in w1 w2 w3 w4 w5; do
   end=$(date +%s.%N)
   echo "$w compile $(echo "$end - $start" | bc) s" >> "$DEST/compile_times.txt"
 done
-cp bench/workloads/run_gpu.py "$DEST/"
+cp bench/workloads/run_gpu.py bench/workloads/profile_gpu.sh "$DEST/"
 cat "$DEST/compile_times.txt"
