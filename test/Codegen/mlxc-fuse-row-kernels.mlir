@@ -1,12 +1,12 @@
-// RUN: mlx-opt %s --split-input-file --mlxc-fuse-row-kernels | FileCheck %s --check-prefixes=CHECK,STRIDED
-// RUN: mlx-opt %s --split-input-file --mlxc-fuse-row-kernels=registers=true | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: mlx-opt %s --split-input-file --mlxc-fuse-row-kernels | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: mlx-opt %s --split-input-file --mlxc-fuse-row-kernels=registers=false | FileCheck %s --check-prefixes=CHECK,STRIDED
 
 // softmax as bufferization leaves it (the sum reuses the max's buffer, exp
 // lands in the output and is divided in place): one launch, one block of 64
 // threads per row, one shared buffer per reduction; nothing of the chain is
 // left, exp is recomputed where the sum and the quotient read it, and only
-// the quotient is stored. By default each pass is a strided loop over the
-// row; with registers=true each thread's element is read once and kept.
+// the quotient is stored. By default each thread's element is read once and
+// kept in a register; with registers=false each pass is a strided loop.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: linalg.
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64, {{.*}}) workgroup(%[[MAX:.*]] : memref<2xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
