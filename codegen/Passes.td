@@ -109,7 +109,8 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def MlxcMapRowReductions : Pass<"mlxc-map-row-reductions"> {
@@ -117,15 +118,16 @@ def MlxcMapRowReductions : Pass<"mlxc-map-row-reductions"> {
   let description = [{
     Runs on bufferized linalg, before loops. A linalg.generic with one
     reduction dimension that is the innermost loop and the innermost axis of
-    every input (softmax's max and sum, norms, logsumexp) and a 32-bit
-    accumulator becomes a two-level scf.parallel: blocks of 8 warps, one
-    warp per row. Lane `l` accumulates elements `l, l + 32, ...` in a
-    register (coalesced reads instead of one thread per row), the warp
-    merges its partials with `gpu.shuffle xor`, and lane 0 folds the total
-    into the output element. The payload is split into the element's value
-    and the combiner (the part that reads the output), which merges
-    partials; combiners other than associative arith ops, comparisons and
-    selects are left to the generic path. The outer loop is marked
+    every input (softmax's max and sum, norms, logsumexp) and an f32, i32,
+    f16 or bf16 accumulator becomes a two-level scf.parallel: blocks of 8
+    warps, one warp per row. Lane `l` accumulates elements `l, l + 32, ...`
+    in a register (coalesced reads instead of one thread per row), the warp
+    merges its partials with `gpu.shuffle xor` (f16 and bf16 partials cross
+    lanes as f32, exactly), and lane 0 folds the total into the output
+    element. The payload is split into the element's value and the combiner
+    (the part that reads the output), which merges partials; combiners other
+    than associative arith ops, comparisons and selects are left to the
+    generic path. The outer loop is marked
     `mlxc.row_reduction` so `mlxc-tile-parallel-loops` keeps its shape.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
@@ -133,6 +135,31 @@ def MlxcMapRowReductions : Pass<"mlxc-map-row-reductions"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def MlxcVectorizeElementwise : Pass<"mlxc-vectorize-elementwise"> {
+  let summary = "16-byte accesses for elementwise kernels";
+  let description = [{
+    Runs on bufferized linalg, before loops. An all-parallel linalg.generic
+    with a static iteration space, an arith/math body and operands that the
+    innermost loop walks along their innermost, unit-stride axis (or not at
+    all: a broadcast row or scalar) becomes an scf.parallel whose innermost
+    loop steps over groups of V elements, V * (widest element) = 16 bytes;
+    the body runs on `vector<V x T>`, with aligned `vector.load`/`store`
+    (one `ld.global.v4` per operand and thread). Operands the innermost loop
+    does not walk are loaded once per group and broadcast.
+
+    Alignment is proven, not assumed: every vector access must come from a
+    function argument or an allocation (the runtime aligns both to 64 bytes
+    or more) through views whose static offsets and strides are multiples
+    of V. Anything else (run-time offsets, globals, transposed operands,
+    i1 buffers, a body with other ops, an innermost extent that no V >= 2
+    divides) keeps the scalar path.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {

@@ -54,12 +54,14 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          // Before the loops: products that cuBLASLt can run become calls.
          "mlxc-matmul-to-runtime,"
          "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-map-row-reductions,"
+         "mlxc-vectorize-elementwise,"
          "convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the
          // one-iteration loops away and merge the tile loops.
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
-         "gpu-kernel-outlining,mlxc-merge-gpu-modules,canonicalize," +
+         "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+         "mlxc-merge-gpu-modules,canonicalize," +
          "func.func(mlx-memory-placement{prefetch=" +
          std::string(prefetch ? "true" : "false") +
          " stream-io=" + (streamIO ? "true" : "false") + "})";

@@ -7,7 +7,7 @@ BUILD=${1:-build}
 DEST=build-gpu/workloads
 mkdir -p "$DEST"
 : > "$DEST/compile_times.txt"
-for w in w1 w2 w3 w4 w5; do
+for w in w1 w2 w3 w3_bf16 w3_bf16p w3l w4 w5; do
   start=$(date +%s.%N)
   "$BUILD/bin/mlxc" bench/workloads/$w.mlir --target=cuda -o "$DEST/$w" 2>/dev/null
   end=$(date +%s.%N)

@@ -30,6 +30,19 @@ def f32(*shape):
     return rng.standard_normal(shape, dtype=np.float32)
 
 
+def bf16(*shape):
+    """Random bfloat16 values: (float32 values exactly representable in
+    bfloat16, their bits as numpy's 2-byte void for the .npy file)."""
+    x = rng.standard_normal(shape, dtype=np.float32)
+    bits = (x.view(np.uint32) + 0x7FFF + ((x.view(np.uint32) >> 16) & 1)) >> 16
+    rounded = (bits.astype(np.uint32) << 16).view(np.float32)
+    return rounded, bits.astype(np.uint16).view("V2")
+
+
+def from_bf16_bits(a):
+    return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
 def gelu_tanh(h):
     return 0.5 * h * (1 + torch.tanh(0.7978845608 * (h + 0.044715 * h * h * h)))
 
@@ -40,6 +53,9 @@ work = {
     "w2": ({"x": f32(R, C), "bias": f32(C)},
            lambda x, bias: F.silu(x + bias), 2 * R * C * 4),
     "w3": ({"x": f32(R, C)}, lambda x: torch.softmax(x, dim=-1), 2 * R * C * 4),
+    "w3_bf16": ({"x": bf16(R, C)}, lambda x: torch.softmax(x, dim=-1), 2 * R * C * 2),
+    "w3_bf16p": ({"x": bf16(R, C)}, lambda x: torch.softmax(x, dim=-1), 2 * R * C * 2),
+    "w3l": ({"x": f32(256, 131072)}, lambda x: torch.softmax(x, dim=-1), 2 * 256 * 131072 * 4),
     "w4": ({"x": f32(R, C), "w": f32(C)},
            lambda x, w: F.rms_norm(x, (C,), w, eps=1e-5), 2 * R * C * 4),
     "w5": ({"x": f32(R, C), "w": f32(C), "b": f32(C)},
@@ -60,6 +76,9 @@ def jax_fns():
         "w1": lambda x, a, b: jax.nn.gelu(x * a + b, approximate=True),
         "w2": lambda x, bias: jax.nn.silu(x + bias),
         "w3": lambda x: jax.nn.softmax(x, axis=-1),
+        "w3_bf16": lambda x: jax.nn.softmax(x, axis=-1),
+        "w3_bf16p": lambda x: jax.nn.softmax(x, axis=-1),
+        "w3l": lambda x: jax.nn.softmax(x, axis=-1),
         "w4": rms,
         "w5": ln,
     }
@@ -93,12 +112,18 @@ def cuda_time(fn, reps=20):
     return statistics.median(times)
 
 
+only = sys.argv[1:]
 print(f"gpu: {torch.cuda.get_device_name()}, torch {torch.__version__}")
 for name, (inputs, ref_fn, nbytes) in work.items():
+    if only and name not in only:
+        continue
+    # bfloat16 workloads: the peers get bfloat16 tensors of the same values.
+    half = isinstance(next(iter(inputs.values())), tuple)
+    values = {k: (v[0] if half else v) for k, v in inputs.items()}
     args = []
     for k, v in inputs.items():
         path = os.path.join(here, f"{name}_{k}.npy")
-        np.save(path, v)
+        np.save(path, v[1] if half else v)
         args += ["--input", f"{k}={path}"]
     out = os.path.join(here, f"{name}_out.npy")
     def mlxc_time(copy_mode):
@@ -119,9 +144,12 @@ for name, (inputs, ref_fn, nbytes) in work.items():
     except RuntimeError as e:
         print(f"{name}: mlxc executable failed: {e}")
         continue
-    tins = [torch.from_numpy(v).cuda() for v in inputs.values()]
+    tins = [torch.from_numpy(v).cuda() for v in values.values()]
     want = ref_fn(*[t.double() for t in tins]).float().cpu().numpy()
     got = np.load(out)
+    if half:
+        got = from_bf16_bits(got)
+        tins = [t.bfloat16() for t in tins]
     err = float(np.abs(got - want).max() / max(1.0, np.abs(want).max()))
     eager = cuda_time(lambda: ref_fn(*tins))
     compiled_fn = torch.compile(ref_fn)
@@ -129,12 +157,14 @@ for name, (inputs, ref_fn, nbytes) in work.items():
     jax_text = "JAX n/a"
     best = min(eager, compiled)
     if jax is not None:
-        jax_ms, jax_out = jax_time(jax_fns()[name], list(inputs.values()))
+        jax_in = [jnp.asarray(v, dtype=jnp.bfloat16) if half else v for v in values.values()]
+        jax_ms, jax_out = jax_time(jax_fns()[name], jax_in)
+        jax_out = np.asarray(jax_out, dtype=np.float32)
         jax_err = float(np.abs(jax_out - want).max() / max(1.0, np.abs(want).max()))
         jax_text = f"JAX {jax_ms:.3f} (rel err {jax_err:.1e})"
         best = min(best, jax_ms)
     floor = nbytes / 4.47e12 * 1e3
-    verdict = "" if err < 1e-4 else "  WRONG RESULT"
+    verdict = "" if err < (1e-2 if half else 1e-4) else "  WRONG RESULT"
     print(f"{name}: mlxc {copy_ms:.3f} ms (copy mode; {ms:.3f} unified) | torch eager {eager:.3f} | torch.compile "
           f"{compiled:.3f} | {jax_text} | floor at 4.47 TB/s {floor:.3f} ({floor / copy_ms * 100:.0f}% of "
           f"floor) | mlxc/best peer {copy_ms / best:.2f}x | rel err {err:.1e}{verdict}")

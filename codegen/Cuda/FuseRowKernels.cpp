@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <map>
@@ -93,6 +94,15 @@ Value getRoot(Value value) {
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return nullptr;
   return value;
+}
+
+/// Bytes of one element in memory, or 0 for element types a vector access
+/// cannot move (i1 vectors are bit-packed).
+int64_t getElementBytes(Type type) {
+  if (!isa<IntegerType, FloatType>(type))
+    return 0;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits >= 8 && bits % 8 == 0 ? bits / 8 : 0;
 }
 
 SmallVector<int64_t> dropUnitDims(ArrayRef<int64_t> sizes) {
@@ -383,6 +393,16 @@ public:
   void emit();
 
 private:
+  /// Bytes of the widest element the chain's generics access.
+  int64_t getWidestElementBytes() const {
+    int64_t widest = 1;
+    for (const ChainOp &c : chain.ops)
+      if (auto generic = dyn_cast<linalg::GenericOp>(c.op))
+        for (Value operand : generic->getOperands())
+          widest = std::max(widest,
+                            getElementBytes(getElementTypeOrSelf(operand)));
+    return widest;
+  }
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   }
@@ -392,11 +412,40 @@ private:
   SmallVector<Value> indicesAt(const ChainOp &c, OpOperand &operand,
                                ValueRange ivs);
   Value load(const ChainOp &c, OpOperand &operand, ValueRange ivs);
+  /// The column of this thread's unrolled element `k`.
+  Value columnOf(int64_t k);
+  /// The byte alignment of a `width`-element access to `operand` at a
+  /// multiple of `width` columns, or 0 where it must stay scalar.
+  int64_t vectorAlignment(const ChainOp &c, OpOperand &operand) const;
   /// Stores the values of the chain's escaping rows at `column`.
   void storeRowOutputs(ArrayRef<int> rowOutputs, Value column);
+  /// Stores the unrolled elements first .. first + width - 1 of the
+  /// escaping rows, as one vector per row where the buffer allows.
+  void storeRowOutputGroup(ArrayRef<int> rowOutputs, int64_t first);
   /// The value `c` computes (its yield, or a reduction's v) at `column`.
   Value valueAt(int index, Value column, DenseMap<int, Value> &cache);
   void emitReduction(int index, Value workgroup);
+  /// Whether reduction `sum` adds exp(h - m) over the row, with m the
+  /// result of reduction `max` (a maximum) and h independent of it:
+  /// softmax's two reductions, which then run as one online pass.
+  bool isOnlinePair(int max, int sum) const;
+  /// Both reductions of an online pair in one strided pass: each thread
+  /// keeps a running maximum m and the sum relative to it, rescaled by
+  /// exp(m_old - m_new) when m grows; the block merges (m, sum) pairs.
+  void emitOnlineReduction(int max, int sum, Value maxWorkgroup,
+                           Value sumWorkgroup);
+  /// exp(from - to), exactly 1 where the two are equal.
+  Value rescale(Value from, Value to);
+  /// The reference the running sum is kept relative to: the running max,
+  /// or 0 while that is -inf (exp(-inf - -inf) would poison the sum of a
+  /// row whose first elements are -inf, e.g. a causal mask).
+  Value reference(Value max);
+  /// Merges the pair (m, s) with (otherM, otherS) of the online pair.
+  std::pair<Value, Value> mergeOnline(int max, Value m, Value s, Value otherM,
+                                      Value otherS);
+  /// Whether chain op `index` reads, directly or through others, the
+  /// result of chain op `of`.
+  bool dependsOn(int index, int of) const;
   /// A thread's partial by a loop over its elements.
   Value emitStridedPartial(int index, Value has);
   /// Merges the threads' partials; every thread gets the row's total.
@@ -412,6 +461,11 @@ private:
   /// from memory once, at its first use, then kept in a register:
   /// `currentK` is the element being computed (-1: a per-row value).
   int64_t unroll = 0, currentK = -1;
+  /// In the unrolled form each thread owns groups of `width` neighbouring
+  /// columns (one 16-byte access per group where the buffer allows):
+  /// element k of thread t is column (k / width) * width * threads
+  /// + t * width + k % width.
+  int64_t width = 1;
   std::map<std::tuple<void *, int, int64_t>, Value> registers;
   Value tid, rowIndexValue;
   SmallVector<Value> rowIvs; ///< The row's index per non-unit row dim.
@@ -457,6 +511,35 @@ void ChainEmitter::storeRowOutputs(ArrayRef<int> rowOutputs, Value column) {
   }
 }
 
+void ChainEmitter::storeRowOutputGroup(ArrayRef<int> rowOutputs,
+                                       int64_t first) {
+  // values[o][i]: output o at element first + i.
+  SmallVector<SmallVector<Value>> values(rowOutputs.size());
+  for (int64_t i = 0; i < width; ++i) {
+    currentK = first + i;
+    DenseMap<int, Value> cache;
+    for (auto [o, index] : llvm::enumerate(rowOutputs))
+      values[o].push_back(valueAt(index, columnOf(first + i), cache));
+  }
+  for (auto [o, index] : llvm::enumerate(rowOutputs)) {
+    ChainOp &c = chain.ops[index];
+    OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
+    if (int64_t alignment = vectorAlignment(c, *init)) {
+      auto type = VectorType::get({width}, values[o][0].getType());
+      Value group = vector::FromElementsOp::create(b, loc, type, values[o]);
+      vector::StoreOp::create(
+          b, loc, group, init->get(),
+          indicesAt(c, *init, loopIndices(c, columnOf(first))),
+          /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+      continue;
+    }
+    for (int64_t i = 0; i < width; ++i)
+      memref::StoreOp::create(
+          b, loc, values[o][i], init->get(),
+          indicesAt(c, *init, loopIndices(c, columnOf(first + i))));
+  }
+}
+
 Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
   auto generic = cast<linalg::GenericOp>(c.op);
   AffineMap map = generic.getMatchingIndexingMap(&operand);
@@ -475,6 +558,20 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
       key = {root.getAsOpaquePointer(), kind, currentK};
       if (auto it = registers.find(key); it != registers.end())
         return it->second;
+      if (int64_t alignment = vectorAlignment(c, operand)) {
+        // The whole group at once; its other elements wait in registers.
+        int64_t first = currentK - currentK % width;
+        SmallVector<Value> groupIvs(ivs);
+        groupIvs.back() = columnOf(first);
+        auto type = VectorType::get({width}, getElementTypeOrSelf(operand.get()));
+        Value group = vector::LoadOp::create(
+            b, loc, type, operand.get(), indicesAt(c, operand, groupIvs),
+            /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+        for (int64_t i = 0; i < width; ++i)
+          registers[{root.getAsOpaquePointer(), kind, first + i}] =
+              vector::ExtractOp::create(b, loc, group, i);
+        return registers[key];
+      }
     }
   }
   Value loaded =
@@ -482,6 +579,30 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
   if (std::get<0>(key))
     registers[key] = loaded;
   return loaded;
+}
+
+Value ChainEmitter::columnOf(int64_t k) {
+  Value base = arith::MulIOp::create(b, loc, tid, cst(width));
+  return arith::AddIOp::create(
+      b, loc, base, cst((k / width) * width * threads + k % width));
+}
+
+int64_t ChainEmitter::vectorAlignment(const ChainOp &c,
+                                      OpOperand &operand) const {
+  if (width == 1 || c.kind == ChainOp::RowScalar)
+    return 0;
+  auto type = cast<MemRefType>(operand.get().getType());
+  Value root = getRoot(operand.get());
+  int64_t bytes = getElementBytes(type.getElementType());
+  // Graph arguments and allocations are aligned by the runtime (globals
+  // are not known to be); groups start at multiples of `width` columns and
+  // rows at multiples of `columns`, and a group never crosses the view's
+  // innermost axis.
+  if (!root || bytes == 0 || type.getShape().back() % width != 0 ||
+      chain.columns % width != 0 ||
+      !(isa<BlockArgument>(root) || root.getDefiningOp<memref::AllocOp>()))
+    return 0;
+  return bytes * width;
 }
 
 Value ChainEmitter::valueAt(int index, Value column,
@@ -543,8 +664,7 @@ void ChainEmitter::emitReduction(int index, Value workgroup) {
     for (int64_t k = 0; k < unroll; ++k) {
       currentK = k;
       DenseMap<int, Value> cache;
-      Value column = arith::AddIOp::create(b, loc, tid, cst(k * threads));
-      Value v = valueAt(index, column, cache);
+      Value v = valueAt(index, columnOf(k), cache);
       partial = k ? mlx::emitCombine(b, r, partial, v) : v;
     }
     currentK = -1;
@@ -552,6 +672,243 @@ void ChainEmitter::emitReduction(int index, Value workgroup) {
     partial = emitStridedPartial(index, has);
   }
   emitBlockReduce(index, partial, has, workgroup);
+}
+
+bool ChainEmitter::dependsOn(int index, int of) const {
+  if (index == of)
+    return true;
+  if (index < 0)
+    return false;
+  return llvm::any_of(chain.ops[index].producers,
+                      [&](int producer) { return dependsOn(producer, of); });
+}
+
+/// Whether the combiner of `r` keeps the larger value: MLX's max (a select
+/// on `in > out`, NaN-propagating) or arith's maximum.
+static bool isMaxCombiner(const RowReduction &r) {
+  for (Operation *op : r.combineOps) {
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+      return true;
+    auto cmp = dyn_cast<arith::CmpFOp>(op);
+    if (!cmp || !llvm::is_contained({arith::CmpFPredicate::OGT,
+                                     arith::CmpFPredicate::OGE,
+                                     arith::CmpFPredicate::UGT,
+                                     arith::CmpFPredicate::UGE},
+                                    cmp.getPredicate()))
+      continue;
+    for (Operation *other : r.combineOps)
+      if (auto select = dyn_cast<arith::SelectOp>(other))
+        if (select.getTrueValue() == cmp.getLhs() &&
+            select.getFalseValue() == cmp.getRhs())
+          return true;
+  }
+  return false;
+}
+
+bool ChainEmitter::isOnlinePair(int max, int sum) const {
+  const ChainOp &m = chain.ops[max], &s = chain.ops[sum];
+  if (m.kind != ChainOp::Reduce || s.kind != ChainOp::Reduce)
+    return false;
+  const RowReduction &rm = *m.reduction, &rs = *s.reduction;
+  Type type = rs.value.getType();
+  if (!isa<FloatType>(type) || rm.value.getType() != type ||
+      !isMaxCombiner(rm) || rs.combineOps.size() != 1 ||
+      !isa<arith::AddFOp>(rs.combineOps.front()))
+    return false;
+  // The sum's init must not come from the max.
+  auto sumGeneric = cast<linalg::GenericOp>(s.op);
+  if (dependsOn(s.producers[sumGeneric.getDpsInitOperand(0)->getOperandNumber()],
+                max))
+    return false;
+  // Follow the summed value through elementwise producers to its exp.
+  const ChainOp *owner = &s;
+  Value v = rs.value;
+  while (auto arg = dyn_cast<BlockArgument>(v)) {
+    int producer = owner->producers[arg.getArgNumber()];
+    if (producer < 0 || chain.ops[producer].kind != ChainOp::Elementwise)
+      return false;
+    owner = &chain.ops[producer];
+    v = cast<linalg::GenericOp>(owner->op).getBody()->getTerminator()->getOperand(0);
+  }
+  auto exp = v.getDefiningOp<math::ExpOp>();
+  auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : nullptr;
+  auto shift = sub ? dyn_cast<BlockArgument>(sub.getRhs()) : nullptr;
+  if (!shift || owner->producers[shift.getArgNumber()] != max)
+    return false;
+  // h, the left side, must not see the max (a block-argument walk).
+  SmallVector<Value> work = {sub.getLhs()};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == cast<linalg::GenericOp>(owner->op).getBody() &&
+          dependsOn(owner->producers[arg.getArgNumber()], max))
+        return false;
+      continue;
+    }
+    if (Operation *def = value.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}
+
+Value ChainEmitter::rescale(Value from, Value to) {
+  Type type = from.getType();
+  Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, from, to);
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
+  Value factor = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, from, to));
+  return arith::SelectOp::create(b, loc, same, one, factor);
+}
+
+Value ChainEmitter::reference(Value max) {
+  Type type = max.getType();
+  Value negInf = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getInf(
+                               cast<FloatType>(type).getFloatSemantics(),
+                               /*Negative=*/true)));
+  Value isNegInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  return arith::SelectOp::create(b, loc, isNegInf, zero, max);
+}
+
+std::pair<Value, Value> ChainEmitter::mergeOnline(int max, Value m, Value s,
+                                                  Value otherM, Value otherS) {
+  Value merged = mlx::emitCombine(b, *chain.ops[max].reduction, m, otherM);
+  Value to = reference(merged);
+  Value sum = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, s, rescale(reference(m), to)),
+      arith::MulFOp::create(b, loc, otherS, rescale(reference(otherM), to)));
+  return {merged, sum};
+}
+
+void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
+                                       Value sumWorkgroup) {
+  ChainOp &cm = chain.ops[max];
+  Type type = cm.reduction->value.getType();
+  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                    cst(chain.columns));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  // The sum's value at `column` with the max taken as `m`: exp(h - m).
+  auto sumTermAt = [&](Value column, Value m) {
+    Value saved = scalars.lookup(max);
+    scalars[max] = m;
+    DenseMap<int, Value> cache;
+    Value term = valueAt(sum, column, cache);
+    scalars[max] = saved;
+    return term;
+  };
+  auto first = scf::IfOp::create(b, loc, TypeRange{type, type}, has,
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    DenseMap<int, Value> cache;
+    Value m = valueAt(max, tid, cache);
+    scf::YieldOp::create(b, loc, ValueRange{m, sumTermAt(tid, reference(m))});
+    b.setInsertionPointToStart(first.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{zero, zero});
+  }
+  Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
+  auto loop = scf::ForOp::create(
+      b, loc, start, cst(chain.columns), cst(threads),
+      ValueRange(first.getResults()),
+      [&](OpBuilder &nested, Location l, Value j, ValueRange acc) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        DenseMap<int, Value> cache;
+        Value m = mlx::emitCombine(b, *cm.reduction, acc[0],
+                                   valueAt(max, j, cache));
+        Value to = reference(m);
+        Value s = arith::AddFOp::create(
+            b, l,
+            arith::MulFOp::create(b, l, acc[1],
+                                  rescale(reference(acc[0]), to)),
+            sumTermAt(j, to));
+        scf::YieldOp::create(b, l, ValueRange{m, s});
+      });
+  Value m = loop.getResult(0), s = loop.getResult(1);
+
+  // The warp's butterfly on (m, s) pairs; lanes without elements take none.
+  Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
+  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
+  bool widen = !type.isF32();
+  auto shuffle = [&](Value v, Value offset) {
+    Value sent = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), v) : v;
+    Value got = gpu::ShuffleOp::create(b, loc, sent, offset, width,
+                                       gpu::ShuffleMode::XOR)
+                    .getShuffleResult();
+    return widen ? arith::TruncFOp::create(b, loc, type, got).getResult() : got;
+  };
+  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value otherM = shuffle(m, off), otherS = shuffle(s, off);
+    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+    Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
+    Value theirs = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
+    auto [mergedM, mergedS] = mergeOnline(max, m, s, otherM, otherS);
+    Value both = arith::AndIOp::create(b, loc, mine, theirs);
+    m = arith::SelectOp::create(
+        b, loc, both, mergedM, arith::SelectOp::create(b, loc, mine, m, otherM));
+    s = arith::SelectOp::create(
+        b, loc, both, mergedS, arith::SelectOp::create(b, loc, mine, s, otherS));
+    hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
+  }
+  // The block: every warp has elements (threads <= columns rounded up).
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &then, Location l) {
+    memref::StoreOp::create(then, l, m, maxWorkgroup, ValueRange{warp});
+    memref::StoreOp::create(then, l, s, sumWorkgroup, ValueRange{warp});
+    scf::YieldOp::create(then, l);
+  });
+  gpu::BarrierOp::create(b, loc);
+  m = memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(0)});
+  s = memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(0)});
+  for (int64_t w = 1; w < threads / kWarpSize; ++w)
+    std::tie(m, s) = mergeOnline(
+        max, m, s,
+        memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(w)}),
+        memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(w)}));
+  // The starting values: the max's joins m, the sum's adds to the sum at
+  // the final m.
+  auto initialOf = [&](int index) {
+    ChainOp &c = chain.ops[index];
+    OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
+    int producer = c.producers[init->getOperandNumber()];
+    if (producer < 0)
+      return load(c, *init, loopIndices(c, cst(0)));
+    if (chain.ops[producer].kind == ChainOp::Fill)
+      return cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
+    return scalars.lookup(producer);
+  };
+  Value finalM = mlx::emitCombine(b, *cm.reduction, initialOf(max), m);
+  scalars[max] = finalM;
+  Value total = mlx::emitCombine(
+      b, *chain.ops[sum].reduction, initialOf(sum),
+      arith::MulFOp::create(b, loc, s,
+                            rescale(reference(m), reference(finalM))));
+  // A row whose max is -inf: the two-pass sum of exp(h - -inf) is NaN (or
+  // inf), and so is every result computed from it.
+  Value nan = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getNaN(
+                               cast<FloatType>(type).getFloatSemantics())));
+  auto semantics = &cast<FloatType>(type).getFloatSemantics();
+  Value negInf = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getInf(*semantics, /*Negative=*/true)));
+  Value negInfMax = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          finalM, negInf);
+  scalars[sum] = arith::SelectOp::create(b, loc, negInfMax, nan, total);
 }
 
 Value ChainEmitter::emitStridedPartial(int index, Value has) {
@@ -628,9 +985,24 @@ void ChainEmitter::emit() {
     rows *= size;
   threads = std::min<int64_t>(kMaxThreads,
                               llvm::alignTo(chain.columns, kWarpSize));
-  if (keepInRegisters && chain.columns % threads == 0 &&
-      chain.columns / threads <= kMaxRegistersPerThread)
-    unroll = chain.columns / threads;
+  if (keepInRegisters) {
+    // Groups of `width` columns, 16 bytes of the widest buffer element,
+    // when the row splits into whole groups per thread of a full warp.
+    int64_t vectorWidth = std::max<int64_t>(1, 16 / getWidestElementBytes());
+    while (vectorWidth > 1 && chain.columns % (vectorWidth * kWarpSize) != 0)
+      vectorWidth /= 2;
+    int64_t vectorThreads =
+        std::min<int64_t>(kMaxThreads, chain.columns / vectorWidth);
+    if (vectorWidth > 1 && chain.columns % (vectorThreads * vectorWidth) == 0 &&
+        chain.columns / vectorThreads <= kMaxRegistersPerThread) {
+      width = vectorWidth;
+      threads = vectorThreads;
+      unroll = chain.columns / threads;
+    } else if (chain.columns % threads == 0 &&
+               chain.columns / threads <= kMaxRegistersPerThread) {
+      unroll = chain.columns / threads;
+    }
+  }
   // One shared buffer per reduction: a reduction's slots may still be read
   // when a fast warp writes the next one's.
   SmallVector<Type> workgroupTypes;
@@ -660,10 +1032,24 @@ void ChainEmitter::emit() {
     rowIvs[i] = arith::RemUIOp::create(b, loc, rest, cst(chain.rows[i]));
     rest = arith::DivUIOp::create(b, loc, rest, cst(chain.rows[i]));
   }
-  unsigned nextWorkgroup = 0;
+  // Reductions by workgroup buffer; in the strided form a max followed by
+  // a sum of exp(h - max) is one online pass (the row is read once less).
+  DenseMap<int, Value> workgroupOf;
+  for (auto [slot, index] : llvm::enumerate(reductions))
+    workgroupOf[index] = launch.getWorkgroupAttributions()[slot];
+  llvm::SmallDenseSet<int> done;
   for (auto [index, c] : llvm::enumerate(chain.ops)) {
+    if (done.contains(index))
+      continue;
     if (c.kind == ChainOp::Reduce) {
-      emitReduction(index, launch.getWorkgroupAttributions()[nextWorkgroup++]);
+      auto next = llvm::find_if(reductions, [&](int r) { return r > static_cast<int>(index); });
+      if (!unroll && next != reductions.end() && isOnlinePair(index, *next)) {
+        emitOnlineReduction(index, *next, workgroupOf[index],
+                            workgroupOf[*next]);
+        done.insert(*next);
+        continue;
+      }
+      emitReduction(index, workgroupOf[index]);
     } else if (c.kind == ChainOp::RowScalar) {
       DenseMap<int, Value> cache;
       scalars[index] = valueAt(index, cst(0), cache);
@@ -692,11 +1078,8 @@ void ChainEmitter::emit() {
     if (c.isFinal && c.escapes && c.kind == ChainOp::Elementwise)
       rowOutputs.push_back(index);
   if (!rowOutputs.empty() && unroll) {
-    for (int64_t k = 0; k < unroll; ++k) {
-      currentK = k;
-      storeRowOutputs(rowOutputs,
-                      arith::AddIOp::create(b, loc, tid, cst(k * threads)));
-    }
+    for (int64_t first = 0; first < unroll; first += width)
+      storeRowOutputGroup(rowOutputs, first);
     currentK = -1;
   } else if (!rowOutputs.empty()) {
     scf::ForOp::create(

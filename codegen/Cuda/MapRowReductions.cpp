@@ -76,8 +76,10 @@ std::optional<RowReduction> mlx::matchRowReduction(linalg::GenericOp op) {
   if (op.getMatchingIndexingMap(init).isFunctionOfDim(numLoops - 1))
     return std::nullopt;
   Type element = getElementTypeOrSelf(init->get().getType());
-  if (!element.isF32() && !element.isInteger(32))
-    return std::nullopt; // The warp shuffle moves 32-bit values.
+  // The warp shuffle moves 32-bit values; f16/bf16 travel as f32 (exact).
+  if (!element.isF32() && !element.isInteger(32) && !element.isF16() &&
+      !element.isBF16())
+    return std::nullopt;
 
   RowReduction r;
   r.op = op;
@@ -171,11 +173,18 @@ Value mlx::emitCombine(OpBuilder &b, const RowReduction &r, Value a,
 Value mlx::emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
                              Value partial, Value &hasBits) {
   Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
+  Type type = partial.getType();
+  bool widen = type.isF16() || type.isBF16();
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value other = gpu::ShuffleOp::create(b, loc, partial, off, width,
+    Value sent =
+        widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), partial)
+              : partial;
+    Value other = gpu::ShuffleOp::create(b, loc, sent, off, width,
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();
+    if (widen)
+      other = arith::TruncFOp::create(b, loc, type, other);
     Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
                                              gpu::ShuffleMode::XOR)
                           .getShuffleResult();

@@ -17,8 +17,8 @@
 namespace mlir::mlx {
 
 /// A linalg.generic on buffers reducing its innermost loop, the innermost
-/// axis of every input, into a 32-bit accumulator, with its payload split
-/// into the element's value v and the combiner C(out, v).
+/// axis of every input, into an f32, i32, f16 or bf16 accumulator, with its
+/// payload split into the element's value v and the combiner C(out, v).
 struct RowReduction {
   linalg::GenericOp op;
   SmallVector<int64_t> parallelSizes; ///< Loop sizes of the kept dims.

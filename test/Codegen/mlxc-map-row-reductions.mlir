@@ -58,14 +58,14 @@ func.func @row_max_of_exp(%x: memref<4x3x64xf32>, %y: memref<4x3x1xf32>) {
 
 // -----
 
-// Left alone: a column reduction (one thread per column is coalesced), a
-// 16-bit accumulator (the warp shuffle moves 32 bits), and a combiner that
-// is not an associative merge.
+// Left alone: a column reduction (one thread per column is coalesced), an
+// i16 accumulator (the warp shuffle moves 32 bits; only f16/bf16 are
+// widened), and a combiner that is not an associative merge.
 // CHECK-LABEL: func.func @not_rows(
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:     gpu.shuffle
 func.func @not_rows(%x: memref<10x100xf32>, %c: memref<100xf32>,
-                    %h: memref<10x100xf16>, %hy: memref<10xf16>,
+                    %h: memref<10x100xi16>, %hy: memref<10xi16>,
                     %y: memref<10xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
@@ -76,10 +76,10 @@ func.func @not_rows(%x: memref<10x100xf32>, %c: memref<100xf32>,
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
-      ins(%h : memref<10x100xf16>) outs(%hy : memref<10xf16>) {
-  ^bb0(%in: f16, %out: f16):
-    %s = arith.addf %out, %in : f16
-    linalg.yield %s : f16
+      ins(%h : memref<10x100xi16>) outs(%hy : memref<10xi16>) {
+  ^bb0(%in: i16, %out: i16):
+    %s = arith.addi %out, %in : i16
+    linalg.yield %s : i16
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
@@ -87,6 +87,28 @@ func.func @not_rows(%x: memref<10x100xf32>, %c: memref<100xf32>,
   ^bb0(%in: f32, %out: f32):
     %s = arith.subf %out, %in : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A bf16 sum: the partials are added in bf16 as the graph says, and cross
+// lanes as f32 (exact both ways).
+// CHECK-LABEL: func.func @bf16_sum(
+// CHECK: arith.addf {{.*}} : bf16
+// CHECK: %[[WIDE:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[OTHER:.*]], %{{.*}} = gpu.shuffle xor %[[WIDE]]
+// CHECK: arith.truncf %[[OTHER]] : f32 to bf16
+// CHECK: } {mlxc.row_reduction}
+// CHECK-NOT: linalg.generic
+func.func @bf16_sum(%x: memref<10x100xbf16>, %y: memref<10xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<10x100xbf16>) outs(%y : memref<10xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    %s = arith.addf %out, %in : bf16
+    linalg.yield %s : bf16
   }
   return
 }
