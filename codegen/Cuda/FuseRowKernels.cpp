@@ -51,6 +51,9 @@ namespace {
 
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kMaxThreads = 512;
+/// Threads per row for rows of at least kLongRowGroups groups of columns.
+constexpr int64_t kMaxStridedThreads = 1024;
+constexpr int64_t kLongRowGroups = 8192;
 /// Row elements a thread keeps in registers (more: strided loops that read
 /// the row again per pass).
 constexpr int64_t kMaxRegistersPerThread = 16;
@@ -412,13 +415,20 @@ private:
   SmallVector<Value> indicesAt(const ChainOp &c, OpOperand &operand,
                                ValueRange ivs);
   Value load(const ChainOp &c, OpOperand &operand, ValueRange ivs);
-  /// The column of this thread's unrolled element `k`.
+  /// The column of this thread's unrolled element `k` (in a strided group
+  /// loop: of element `k` of the group).
   Value columnOf(int64_t k);
+  /// Calls `body(column)` for each element of the group at column `base`,
+  /// the group's loads shared (scoped to the group).
+  void forEachInGroup(Value base, function_ref<void(Value)> body);
+  /// Whether this thread has a group of columns (strided: a first one).
+  Value hasGroup() {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                 cst(chain.columns / width));
+  }
   /// The byte alignment of a `width`-element access to `operand` at a
   /// multiple of `width` columns, or 0 where it must stay scalar.
   int64_t vectorAlignment(const ChainOp &c, OpOperand &operand) const;
-  /// Stores the values of the chain's escaping rows at `column`.
-  void storeRowOutputs(ArrayRef<int> rowOutputs, Value column);
   /// Stores the unrolled elements first .. first + width - 1 of the
   /// escaping rows, as one vector per row where the buffer allows.
   void storeRowOutputGroup(ArrayRef<int> rowOutputs, int64_t first);
@@ -466,6 +476,9 @@ private:
   /// element k of thread t is column (k / width) * width * threads
   /// + t * width + k % width.
   int64_t width = 1;
+  /// The strided form walks groups of `width` columns too: the first
+  /// column of the group being computed (null outside such a loop).
+  Value groupBase;
   std::map<std::tuple<void *, int, int64_t>, Value> registers;
   Value tid, rowIndexValue;
   SmallVector<Value> rowIvs; ///< The row's index per non-unit row dim.
@@ -498,17 +511,6 @@ SmallVector<Value> ChainEmitter::indicesAt(const ChainOp &c,
     indices.push_back(affine::AffineApplyOp::create(
         b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
   return indices;
-}
-
-void ChainEmitter::storeRowOutputs(ArrayRef<int> rowOutputs, Value column) {
-  DenseMap<int, Value> cache;
-  for (int index : rowOutputs) {
-    ChainOp &c = chain.ops[index];
-    OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
-    Value value = valueAt(index, column, cache);
-    memref::StoreOp::create(b, loc, value, init->get(),
-                            indicesAt(c, *init, loopIndices(c, column)));
-  }
 }
 
 void ChainEmitter::storeRowOutputGroup(ArrayRef<int> rowOutputs,
@@ -544,7 +546,7 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
   auto generic = cast<linalg::GenericOp>(c.op);
   AffineMap map = generic.getMatchingIndexingMap(&operand);
   std::tuple<void *, int, int64_t> key;
-  if (unroll && currentK >= 0 && c.kind != ChainOp::RowScalar) {
+  if ((unroll || groupBase) && currentK >= 0 && c.kind != ChainOp::RowScalar) {
     // The same element through another view or op: one register.
     Value root = getRoot(operand.get());
     auto type = cast<MemRefType>(operand.get().getType());
@@ -581,7 +583,23 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
   return loaded;
 }
 
+void ChainEmitter::forEachInGroup(Value base, function_ref<void(Value)> body) {
+  auto savedRegisters = registers;
+  Value savedBase = groupBase;
+  groupBase = base;
+  for (int64_t k = 0; k < width; ++k) {
+    currentK = k;
+    body(columnOf(k));
+  }
+  currentK = -1;
+  groupBase = savedBase;
+  registers = std::move(savedRegisters);
+}
+
 Value ChainEmitter::columnOf(int64_t k) {
+  if (groupBase)
+    return k ? arith::AddIOp::create(b, loc, groupBase, cst(k)).getResult()
+             : groupBase;
   Value base = arith::MulIOp::create(b, loc, tid, cst(width));
   return arith::AddIOp::create(
       b, loc, base, cst((k / width) * width * threads + k % width));
@@ -656,9 +674,9 @@ Value ChainEmitter::valueAt(int index, Value column,
 
 void ChainEmitter::emitReduction(int index, Value workgroup) {
   const RowReduction &r = *chain.ops[index].reduction;
-  // This thread's partial: elements tid, tid + T, ...
-  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                                    cst(chain.columns));
+  // This thread's partial: its unrolled elements, or groups tid, tid + T,
+  // ... of the strided form.
+  Value has = hasGroup();
   Value partial;
   if (unroll) {
     for (int64_t k = 0; k < unroll; ++k) {
@@ -789,8 +807,7 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
                                        Value sumWorkgroup) {
   ChainOp &cm = chain.ops[max];
   Type type = cm.reduction->value.getType();
-  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                                    cst(chain.columns));
+  Value has = hasGroup();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
   // The sum's value at `column` with the max taken as `m`: exp(h - m).
   auto sumTermAt = [&](Value column, Value m) {
@@ -801,35 +818,45 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
     scalars[max] = saved;
     return term;
   };
+  // Folds the group at `group` into the running (m, s) (null: the first).
+  auto foldGroup = [&](Value group, Value m, Value s) {
+    Value base = arith::MulIOp::create(b, loc, group, cst(width));
+    forEachInGroup(base, [&](Value column) {
+      DenseMap<int, Value> cache;
+      Value v = valueAt(max, column, cache);
+      if (!m) {
+        m = v;
+        s = sumTermAt(column, reference(m));
+        return;
+      }
+      Value grown = mlx::emitCombine(b, *cm.reduction, m, v);
+      Value to = reference(grown);
+      s = arith::AddFOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, s, rescale(reference(m), to)),
+          sumTermAt(column, to));
+      m = grown;
+    });
+    return SmallVector<Value>{m, s};
+  };
   auto first = scf::IfOp::create(b, loc, TypeRange{type, type}, has,
                                  /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
-    DenseMap<int, Value> cache;
-    Value m = valueAt(max, tid, cache);
-    scf::YieldOp::create(b, loc, ValueRange{m, sumTermAt(tid, reference(m))});
+    scf::YieldOp::create(b, loc, foldGroup(tid, Value(), Value()));
     b.setInsertionPointToStart(first.elseBlock());
     scf::YieldOp::create(b, loc, ValueRange{zero, zero});
   }
   Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
   auto loop = scf::ForOp::create(
-      b, loc, start, cst(chain.columns), cst(threads),
+      b, loc, start, cst(chain.columns / width), cst(threads),
       ValueRange(first.getResults()),
-      [&](OpBuilder &nested, Location l, Value j, ValueRange acc) {
+      [&](OpBuilder &nested, Location l, Value g, ValueRange acc) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
-        DenseMap<int, Value> cache;
-        Value m = mlx::emitCombine(b, *cm.reduction, acc[0],
-                                   valueAt(max, j, cache));
-        Value to = reference(m);
-        Value s = arith::AddFOp::create(
-            b, l,
-            arith::MulFOp::create(b, l, acc[1],
-                                  rescale(reference(acc[0]), to)),
-            sumTermAt(j, to));
-        scf::YieldOp::create(b, l, ValueRange{m, s});
+        scf::YieldOp::create(b, l, foldGroup(g, acc[0], acc[1]));
       });
   Value m = loop.getResult(0), s = loop.getResult(1);
 
@@ -916,28 +943,35 @@ Value ChainEmitter::emitStridedPartial(int index, Value has) {
   const RowReduction &r = *c.reduction;
   auto generic = cast<linalg::GenericOp>(c.op);
   Type element = getElementTypeOrSelf(generic.getDpsInitOperand(0)->get());
-  int64_t columns = chain.columns;
+  int64_t groups = chain.columns / width;
+  // Folds the group at `group` into `partial` (null: the first one).
+  auto foldGroup = [&](Value group, Value partial) {
+    Value base = arith::MulIOp::create(b, loc, group, cst(width));
+    forEachInGroup(base, [&](Value column) {
+      DenseMap<int, Value> cache;
+      Value v = valueAt(index, column, cache);
+      partial = partial ? mlx::emitCombine(b, r, partial, v) : v;
+    });
+    return partial;
+  };
   Value zeroValue = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   auto first = scf::IfOp::create(b, loc, TypeRange{element}, has,
                                  /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
-    DenseMap<int, Value> cache;
-    scf::YieldOp::create(b, loc, valueAt(index, tid, cache));
+    scf::YieldOp::create(b, loc, foldGroup(tid, Value()));
     b.setInsertionPointToStart(first.elseBlock());
     scf::YieldOp::create(b, loc, zeroValue);
   }
   Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
   auto loop = scf::ForOp::create(
-      b, loc, start, cst(columns), cst(threads), ValueRange(first.getResults()),
-      [&](OpBuilder &nested, Location l, Value j, ValueRange acc) {
+      b, loc, start, cst(groups), cst(threads), ValueRange(first.getResults()),
+      [&](OpBuilder &nested, Location l, Value g, ValueRange acc) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
-        DenseMap<int, Value> cache;
-        Value v = valueAt(index, j, cache);
-        scf::YieldOp::create(b, l, mlx::emitCombine(b, r, acc[0], v));
+        scf::YieldOp::create(b, l, foldGroup(g, acc[0]));
       });
   return loop.getResult(0);
 }
@@ -1002,6 +1036,17 @@ void ChainEmitter::emit() {
                chain.columns / threads <= kMaxRegistersPerThread) {
       unroll = chain.columns / threads;
     }
+  }
+  if (!unroll) {
+    // Strided: groups of up to 16 bytes of the widest element, and twice
+    // the threads for long rows (few rows would leave SMs half empty).
+    width = std::max<int64_t>(1, 16 / getWidestElementBytes());
+    while (width > 1 && chain.columns % width != 0)
+      width /= 2;
+    int64_t groups = chain.columns / width;
+    int64_t maxThreads =
+        groups >= kLongRowGroups ? kMaxStridedThreads : kMaxThreads;
+    threads = std::min<int64_t>(maxThreads, llvm::alignTo(groups, kWarpSize));
   }
   // One shared buffer per reduction: a reduction's slots may still be read
   // when a fast warp writes the next one's.
@@ -1083,12 +1128,16 @@ void ChainEmitter::emit() {
     currentK = -1;
   } else if (!rowOutputs.empty()) {
     scf::ForOp::create(
-        b, loc, tid, cst(chain.columns), cst(threads), ValueRange(),
-        [&](OpBuilder &nested, Location l, Value j, ValueRange) {
+        b, loc, tid, cst(chain.columns / width), cst(threads), ValueRange(),
+        [&](OpBuilder &nested, Location l, Value g, ValueRange) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
                               nested.getInsertionPoint());
-          storeRowOutputs(rowOutputs, j);
+          auto savedRegisters = registers;
+          groupBase = arith::MulIOp::create(b, l, g, cst(width));
+          storeRowOutputGroup(rowOutputs, 0);
+          groupBase = Value();
+          registers = std::move(savedRegisters);
           scf::YieldOp::create(b, l);
         });
   }

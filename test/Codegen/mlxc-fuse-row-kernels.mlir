@@ -7,12 +7,13 @@
 // recomputed where the sum and the quotient read it, and only the quotient
 // is stored. By default each of 32 threads owns two neighbouring columns,
 // read once as an 8-byte vector and kept in registers, and written as one;
-// with registers=false 64 threads run strided loops: the max and the sum in
-// one online pass (see @online_softmax), then the quotient.
+// with registers=false 32 threads run strided loops over groups of 4
+// columns: the max and the sum in one online pass (see @online_softmax),
+// then the quotient.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: linalg.
 // REGS: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32, {{.*}}) workgroup(%[[MAX:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
-// STRIDED: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64, {{.*}}) workgroup(%[[MAX:.*]] : memref<2xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
+// STRIDED: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32, {{.*}}) workgroup(%[[MAX:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
 // REGS: %[[X:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<4x1x64xf32>, vector<2xf32>
 // REGS-NOT: memref.load %{{.*}} : memref<4x{{.*}}64xf32>
 // REGS: %[[X0:.*]] = vector.extract %[[X]][0]
@@ -41,7 +42,7 @@
 // STRIDED: scf.for
 // STRIDED: math.exp
 // STRIDED: arith.divf
-// STRIDED: memref.store {{.*}} : memref<4x64xf32>
+// STRIDED: vector.store {{.*}} {alignment = 16 : i64} : memref<4x64xf32>, vector<4xf32>
 // CHECK-NOT: memref.store
 // CHECK-NOT: vector.store
 // CHECK: gpu.terminator
@@ -91,14 +92,16 @@
 
 // -----
 
-// The same softmax over rows of 1000 (no whole groups per thread: strided
-// passes): the max and the sum of exp(x - max) are one online pass, a
-// running max and the sum rescaled by exp(old - new) when the max grows;
+// The same softmax over rows of 1000 (not a whole number of groups per
+// thread: strided loops over 250 groups of 4 columns, each read as one
+// 16-byte vector): the max and the sum of exp(x - max) are one online pass,
+// a running max and the sum rescaled by exp(old - new) when the max grows;
 // the warps merge (max, sum) pairs. The row is read twice, not three times.
 // CHECK-LABEL: func.func @online_softmax
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512,
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
 // CHECK: scf.if {{.*}} -> (f32, f32)
 // CHECK: scf.for {{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (f32, f32)
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<4x1x1000xf32>, vector<4xf32>
 // CHECK: arith.cmpf ogt
 // CHECK: math.exp
 // CHECK: arith.cmpf oeq, %[[M]]
@@ -110,7 +113,7 @@
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.for
 // CHECK: arith.divf
-// CHECK: memref.store {{.*}} : memref<4x1000xf32>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<4x1000xf32>, vector<4xf32>
 // CHECK-NOT: scf.for
 // CHECK: } {mlxc.row_kernel}
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -221,13 +224,13 @@ func.func @other_row(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @strided_rows
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128,
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32,
 // CHECK: scf.if
 // CHECK: scf.for
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK: arith.divf
-// CHECK: memref.store {{.*}} : memref<4x100xf32>
+// CHECK: vector.store {{.*}} : memref<4x100xf32>, vector<4xf32>
 // CHECK: } {mlxc.row_kernel}
 func.func @strided_rows(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
   %cst = arith.constant 0.0 : f32
