@@ -71,6 +71,7 @@ demo: build
 # Regenerates the op reference in docs/ from TableGen.
 docs: build
 	cp $(BUILD)/dialects/Mlx/MlxOps.md docs/Dialects/MlxOps.md
+	cp $(BUILD)/dialects/Kernel/KernelOps.md docs/Dialects/KernelOps.md
 	cp $(BUILD)/passes/MlxPasses.md $(BUILD)/codegen/CodegenPasses.md docs/Passes/
 
 format:

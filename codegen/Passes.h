@@ -4,6 +4,8 @@
 #ifndef MLXC_CODEGEN_PASSES_H
 #define MLXC_CODEGEN_PASSES_H
 
+#include "Kernel/KernelOps.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -55,6 +55,58 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
 // GPU preparation
 //===----------------------------------------------------------------------===//
 
+def MlxcFormKernels : Pass<"mlxc-form-kernels", "::mlir::ModuleOp"> {
+  let summary = "Group linalg-on-tensors ops into kernel regions";
+  let description = [{
+    The kernel-formation stage. Every function's ops, in program order,
+    become `kernel.region` ops, one per kernel, each with its strategy:
+    - a row reduction opens a `row_reduction` kernel, and the ops that
+      follow over the same rows (elementwise over the rows, per-row
+      scalars, further row reductions) join it while they read one of its
+      values and everything else they read exists where it starts;
+    - a matrix product is a `product` kernel, any other reduction a
+      `reduction` kernel, an elementwise map an `elementwise` kernel, data
+      movement (transpose, slice insertion, padding, concatenation) a `copy`
+      kernel;
+    - a fill joins the kernel whose accumulator it initializes (its only
+      use); otherwise it is an elementwise kernel.
+    An op is in one region only: a reduction or a product is never
+    duplicated to fuse it; an op that needs a value computed after the
+    group started (a host read of the group's own result) does not join it.
+    Constants, empty tensors and reshapes are no kernels: a region clones
+    the constants it uses, takes empty tensors as inputs and moves in the
+    reshapes between its ops. Loops (sort, scan) and host code stay outside
+    any region.
+  }];
+  let dependentDialects = ["::mlir::kernel::KernelDialect"];
+}
+
+def MlxcInlineKernels : Pass<"mlxc-inline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Inline kernel regions, tagging their ops";
+  let description = [{
+    Runs before bufferization. Each `kernel.region` is replaced by its ops,
+    every one (but constants) tagged `kernel.id` (the region's number in its
+    function) and `kernel.strategy`; the CUDA lowering follows the tags
+    (`mlxc-fuse-row-kernels` builds one row kernel per `row_reduction`
+    region and never joins ops of different kernels).
+  }];
+}
+
+def MlxcForwardOutputCopies : Pass<"mlxc-forward-output-copies",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Compute results in their out-parameters instead of copying";
+  let description = [{
+    Runs after buffer-results-to-out-params. A copy of a function result
+    into its out-parameter (marked `bufferize.result`) whose source is an
+    allocation seen through reshape views goes away when nothing else
+    touches the out-parameter and the allocation is not used after the
+    copy: the allocation becomes a view of the out-parameter. (A logsumexp
+    result, collapsed from [rows, 1] to [rows], is then written by its row
+    kernel directly instead of by a copy kernel.)
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MlxcReadOnlyInputs : Pass<"mlxc-read-only-inputs", "::mlir::ModuleOp"> {
   let summary = "Mark graph inputs read-only for bufferization";
   let description = [{

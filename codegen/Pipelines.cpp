@@ -15,17 +15,21 @@ std::string mlx::getLinalgPipeline(bool keepProducts) {
          ",canonicalize,cse";
 }
 
-/// Bufferization shared by all targets: function results become
+std::string mlx::getKernelFormationPipeline() { return "mlxc-form-kernels"; }
+
+/// Bufferization shared by all targets (the kernel regions inlined first,
+/// their ops tagged): function results become
 /// caller-allocated out-parameters (marked `bufferize.result`), so that the
 /// runtime owns every input and output buffer.
 static std::string getBufferizePipeline(bool markResults) {
-  return std::string("mlxc-read-only-inputs,"
+  return std::string("mlxc-inline-kernels,mlxc-read-only-inputs,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"
                      "buffer-results-to-out-params{hoist-static-allocs "
                      "modify-public-functions") +
-         (markResults ? " add-result-attr}," : "},") +
+         (markResults ? " add-result-attr},mlxc-forward-output-copies,"
+                      : "},") +
          "buffer-deallocation-pipeline,canonicalize,";
 }
 
@@ -79,7 +83,8 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
                                      StringRef cubinArch, StringRef ptxas) {
   return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" +
-         chip.str() + " l=" + libdevicePath.str() + " O=3},"
+         chip.str() + " l=" + libdevicePath.str() +
+         " O=3},"
          // sm_70 has no bf16 conversion instructions.
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
          "target-type=f32},arith-expand{include-bf16}),"
@@ -109,7 +114,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
 }
 
 LogicalResult mlx::runPipeline(ModuleOp module, StringRef pipeline,
-                              TimingScope *timing) {
+                               TimingScope *timing) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
@@ -135,6 +140,13 @@ void mlx::registerMlxcPipelines() {
                              [](OpPassManager &pm) {
                                (void)parsePassPipeline(getLinalgPipeline(), pm);
                              });
+  PassPipelineRegistration<>(
+      "mlxc-cuda-kernel-pipeline",
+      "kernel regions to GPU kernels and the memory plan (the CUDA path up "
+      "to the NVVM lowering)",
+      [](OpPassManager &pm) {
+        (void)parsePassPipeline(getCudaKernelPipeline(), pm);
+      });
   PassPipelineRegistration<>(
       "mlxc-cpu-llvm-pipeline",
       "fused linalg on tensors to the LLVM dialect for the host CPU",

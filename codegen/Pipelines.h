@@ -25,6 +25,9 @@ namespace mlir::mlx {
 /// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
 std::string getLinalgPipeline(bool keepProducts = false);
 
+/// The kernel-formation stage: linalg on tensors to kernel regions.
+std::string getKernelFormationPipeline();
+
 /// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
 /// outputs as out-parameters, loops, and the LLVM conversions. Functions
 /// take one bare pointer per buffer. `matmulCalls` (for testing the

@@ -9,6 +9,7 @@
 #ifndef MLXC_TOOLS_INITALL_H
 #define MLXC_TOOLS_INITALL_H
 
+#include "Kernel/KernelOps.h"
 #include "Mlx/MlxDialect.h"
 #include "codegen/Passes.h"
 #include "codegen/Pipelines.h"
@@ -28,7 +29,7 @@ namespace mlxc {
 /// stage must be readable by mlx-opt. (libMLIR.so holds them all, so this
 /// costs no binary size.)
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::mlx::MlxDialect>();
+  registry.insert<mlir::mlx::MlxDialect, mlir::kernel::KernelDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary serializes through LLVM IR and the NVVM target.

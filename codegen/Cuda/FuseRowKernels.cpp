@@ -149,7 +149,8 @@ std::optional<ChainOp> classify(Operation *op, Chain &chain) {
       generic.getNumDpsInits() != 1)
     return std::nullopt;
   std::optional<SmallVector<int64_t, 4>> ranges = generic.getStaticLoopRanges();
-  if (!ranges || ranges->empty() || llvm::any_of(*ranges, ShapedType::isDynamic))
+  if (!ranges || ranges->empty() ||
+      llvm::any_of(*ranges, ShapedType::isDynamic))
     return std::nullopt;
   c.loopSizes.assign(ranges->begin(), ranges->end());
   c.root = getRoot(generic.getDpsInitOperand(0)->get());
@@ -364,9 +365,8 @@ bool analyze(Chain &chain) {
           return false;
       }
       c.producers.push_back(producer);
-      if (isInit &&
-          !accessesRow(map, type, c.loopSizes, hasColumnLoop,
-                       c.kind == ChainOp::Elementwise, chain.columns))
+      if (isInit && !accessesRow(map, type, c.loopSizes, hasColumnLoop,
+                                 c.kind == ChainOp::Elementwise, chain.columns))
         return false;
     }
     lastWriter[c.root] = index;
@@ -376,8 +376,8 @@ bool analyze(Chain &chain) {
     bool escapes = isa<BlockArgument>(root) || escapesFrom(root, in);
     // The kernel stores an op's final version into that op's own buffer
     // only: not into a copy's, and not a fill's.
-    if (escapes && (c.kind == ChainOp::Fill || root != c.root ||
-                    aliases.contains(root)))
+    if (escapes &&
+        (c.kind == ChainOp::Fill || root != c.root || aliases.contains(root)))
       return false;
     if (root == c.root) {
       c.isFinal = true;
@@ -402,8 +402,8 @@ private:
     for (const ChainOp &c : chain.ops)
       if (auto generic = dyn_cast<linalg::GenericOp>(c.op))
         for (Value operand : generic->getOperands())
-          widest = std::max(widest,
-                            getElementBytes(getElementTypeOrSelf(operand)));
+          widest =
+              std::max(widest, getElementBytes(getElementTypeOrSelf(operand)));
     return widest;
   }
   Value cst(int64_t v) {
@@ -481,7 +481,7 @@ private:
   Value groupBase;
   std::map<std::tuple<void *, int, int64_t>, Value> registers;
   Value tid, rowIndexValue;
-  SmallVector<Value> rowIvs; ///< The row's index per non-unit row dim.
+  SmallVector<Value> rowIvs;    ///< The row's index per non-unit row dim.
   DenseMap<int, Value> scalars; ///< Per-row values of reductions etc.
 };
 
@@ -501,8 +501,7 @@ SmallVector<Value> ChainEmitter::loopIndices(const ChainOp &c, Value column) {
   return ivs;
 }
 
-SmallVector<Value> ChainEmitter::indicesAt(const ChainOp &c,
-                                           OpOperand &operand,
+SmallVector<Value> ChainEmitter::indicesAt(const ChainOp &c, OpOperand &operand,
                                            ValueRange ivs) {
   AffineMap map =
       cast<linalg::GenericOp>(c.op).getMatchingIndexingMap(&operand);
@@ -551,8 +550,7 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
     Value root = getRoot(operand.get());
     auto type = cast<MemRefType>(operand.get().getType());
     int kind = 0;
-    if (root && accessesRow(map, type, c.loopSizes, true, true,
-                            chain.columns))
+    if (root && accessesRow(map, type, c.loopSizes, true, true, chain.columns))
       kind = 1;
     else if (root && accessesColumn(map, type, c.loopSizes))
       kind = 2;
@@ -565,7 +563,8 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
         int64_t first = currentK - currentK % width;
         SmallVector<Value> groupIvs(ivs);
         groupIvs.back() = columnOf(first);
-        auto type = VectorType::get({width}, getElementTypeOrSelf(operand.get()));
+        auto type =
+            VectorType::get({width}, getElementTypeOrSelf(operand.get()));
         Value group = vector::LoadOp::create(
             b, loc, type, operand.get(), indicesAt(c, operand, groupIvs),
             /*nontemporal=*/false, llvm::MaybeAlign(alignment));
@@ -601,8 +600,8 @@ Value ChainEmitter::columnOf(int64_t k) {
     return k ? arith::AddIOp::create(b, loc, groupBase, cst(k)).getResult()
              : groupBase;
   Value base = arith::MulIOp::create(b, loc, tid, cst(width));
-  return arith::AddIOp::create(
-      b, loc, base, cst((k / width) * width * threads + k % width));
+  return arith::AddIOp::create(b, loc, base,
+                               cst((k / width) * width * threads + k % width));
 }
 
 int64_t ChainEmitter::vectorAlignment(const ChainOp &c,
@@ -708,11 +707,10 @@ static bool isMaxCombiner(const RowReduction &r) {
     if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
       return true;
     auto cmp = dyn_cast<arith::CmpFOp>(op);
-    if (!cmp || !llvm::is_contained({arith::CmpFPredicate::OGT,
-                                     arith::CmpFPredicate::OGE,
-                                     arith::CmpFPredicate::UGT,
-                                     arith::CmpFPredicate::UGE},
-                                    cmp.getPredicate()))
+    if (!cmp || !llvm::is_contained(
+                    {arith::CmpFPredicate::OGT, arith::CmpFPredicate::OGE,
+                     arith::CmpFPredicate::UGT, arith::CmpFPredicate::UGE},
+                    cmp.getPredicate()))
       continue;
     for (Operation *other : r.combineOps)
       if (auto select = dyn_cast<arith::SelectOp>(other))
@@ -735,8 +733,9 @@ bool ChainEmitter::isOnlinePair(int max, int sum) const {
     return false;
   // The sum's init must not come from the max.
   auto sumGeneric = cast<linalg::GenericOp>(s.op);
-  if (dependsOn(s.producers[sumGeneric.getDpsInitOperand(0)->getOperandNumber()],
-                max))
+  if (dependsOn(
+          s.producers[sumGeneric.getDpsInitOperand(0)->getOperandNumber()],
+          max))
     return false;
   // Follow the summed value through elementwise producers to its exp.
   const ChainOp *owner = &s;
@@ -746,7 +745,10 @@ bool ChainEmitter::isOnlinePair(int max, int sum) const {
     if (producer < 0 || chain.ops[producer].kind != ChainOp::Elementwise)
       return false;
     owner = &chain.ops[producer];
-    v = cast<linalg::GenericOp>(owner->op).getBody()->getTerminator()->getOperand(0);
+    v = cast<linalg::GenericOp>(owner->op)
+            .getBody()
+            ->getTerminator()
+            ->getOperand(0);
   }
   auto exp = v.getDefiningOp<math::ExpOp>();
   auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : nullptr;
@@ -774,9 +776,11 @@ bool ChainEmitter::isOnlinePair(int max, int sum) const {
 
 Value ChainEmitter::rescale(Value from, Value to) {
   Type type = from.getType();
-  Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, from, to);
+  Value same =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, from, to);
   Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0));
-  Value factor = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, from, to));
+  Value factor =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, from, to));
   return arith::SelectOp::create(b, loc, same, one, factor);
 }
 
@@ -784,9 +788,9 @@ Value ChainEmitter::reference(Value max) {
   Type type = max.getType();
   Value negInf = arith::ConstantOp::create(
       b, loc,
-      b.getFloatAttr(type, APFloat::getInf(
-                               cast<FloatType>(type).getFloatSemantics(),
-                               /*Negative=*/true)));
+      b.getFloatAttr(type,
+                     APFloat::getInf(cast<FloatType>(type).getFloatSemantics(),
+                                     /*Negative=*/true)));
   Value isNegInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
@@ -832,8 +836,7 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
       Value grown = mlx::emitCombine(b, *cm.reduction, m, v);
       Value to = reference(grown);
       s = arith::AddFOp::create(
-          b, loc,
-          arith::MulFOp::create(b, loc, s, rescale(reference(m), to)),
+          b, loc, arith::MulFOp::create(b, loc, s, rescale(reference(m), to)),
           sumTermAt(column, to));
       m = grown;
     });
@@ -882,9 +885,11 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
     auto [mergedM, mergedS] = mergeOnline(max, m, s, otherM, otherS);
     Value both = arith::AndIOp::create(b, loc, mine, theirs);
     m = arith::SelectOp::create(
-        b, loc, both, mergedM, arith::SelectOp::create(b, loc, mine, m, otherM));
+        b, loc, both, mergedM,
+        arith::SelectOp::create(b, loc, mine, m, otherM));
     s = arith::SelectOp::create(
-        b, loc, both, mergedS, arith::SelectOp::create(b, loc, mine, s, otherS));
+        b, loc, both, mergedS,
+        arith::SelectOp::create(b, loc, mine, s, otherS));
     hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
   }
   // The block: every warp has elements (threads <= columns rounded up).
@@ -927,14 +932,14 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
   // inf), and so is every result computed from it.
   Value nan = arith::ConstantOp::create(
       b, loc,
-      b.getFloatAttr(type, APFloat::getNaN(
-                               cast<FloatType>(type).getFloatSemantics())));
+      b.getFloatAttr(
+          type, APFloat::getNaN(cast<FloatType>(type).getFloatSemantics())));
   auto semantics = &cast<FloatType>(type).getFloatSemantics();
   Value negInf = arith::ConstantOp::create(
       b, loc,
       b.getFloatAttr(type, APFloat::getInf(*semantics, /*Negative=*/true)));
-  Value negInfMax = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                          finalM, negInf);
+  Value negInfMax =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, finalM, negInf);
   scalars[sum] = arith::SelectOp::create(b, loc, negInfMax, nan, total);
 }
 
@@ -1017,8 +1022,8 @@ void ChainEmitter::emit() {
   int64_t rows = 1;
   for (int64_t size : chain.rows)
     rows *= size;
-  threads = std::min<int64_t>(kMaxThreads,
-                              llvm::alignTo(chain.columns, kWarpSize));
+  threads =
+      std::min<int64_t>(kMaxThreads, llvm::alignTo(chain.columns, kWarpSize));
   if (keepInRegisters) {
     // Groups of `width` columns, 16 bytes of the widest buffer element,
     // when the row splits into whole groups per thread of a full warp.
@@ -1051,8 +1056,8 @@ void ChainEmitter::emit() {
   // One shared buffer per reduction: a reduction's slots may still be read
   // when a fast warp writes the next one's.
   SmallVector<Type> workgroupTypes;
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<int> reductions;
   for (auto [index, c] : llvm::enumerate(chain.ops))
     if (c.kind == ChainOp::Reduce) {
@@ -1087,7 +1092,8 @@ void ChainEmitter::emit() {
     if (done.contains(index))
       continue;
     if (c.kind == ChainOp::Reduce) {
-      auto next = llvm::find_if(reductions, [&](int r) { return r > static_cast<int>(index); });
+      auto next = llvm::find_if(
+          reductions, [&](int r) { return r > static_cast<int>(index); });
       if (!unroll && next != reductions.end() && isOnlinePair(index, *next)) {
         emitOnlineReduction(index, *next, workgroupOf[index],
                             workgroupOf[*next]);
@@ -1127,19 +1133,19 @@ void ChainEmitter::emit() {
       storeRowOutputGroup(rowOutputs, first);
     currentK = -1;
   } else if (!rowOutputs.empty()) {
-    scf::ForOp::create(
-        b, loc, tid, cst(chain.columns / width), cst(threads), ValueRange(),
-        [&](OpBuilder &nested, Location l, Value g, ValueRange) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          auto savedRegisters = registers;
-          groupBase = arith::MulIOp::create(b, l, g, cst(width));
-          storeRowOutputGroup(rowOutputs, 0);
-          groupBase = Value();
-          registers = std::move(savedRegisters);
-          scf::YieldOp::create(b, l);
-        });
+    scf::ForOp::create(b, loc, tid, cst(chain.columns / width), cst(threads),
+                       ValueRange(),
+                       [&](OpBuilder &nested, Location l, Value g, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         auto savedRegisters = registers;
+                         groupBase = arith::MulIOp::create(b, l, g, cst(width));
+                         storeRowOutputGroup(rowOutputs, 0);
+                         groupBase = Value();
+                         registers = std::move(savedRegisters);
+                         scf::YieldOp::create(b, l);
+                       });
   }
   gpu::TerminatorOp::create(b, loc);
   for (ChainOp &c : llvm::reverse(chain.ops))
@@ -1162,14 +1168,29 @@ struct MlxcFuseRowKernelsPass final
       if (func.isExternal())
         return;
       Chain current;
+      IntegerAttr currentKernel;
       auto finish = [&]() {
         if (!current.ops.empty())
           chains.push_back(std::move(current));
         current = Chain();
+        currentKernel = IntegerAttr();
       };
       for (Operation &op : func.getBody().front()) {
         if (isTransparent(&op))
           continue;
+        // Kernel formation decided the groups: a chain holds the ops of one
+        // row_reduction kernel (ops made after it, like bufferization's
+        // copies, carry no tag and may join).
+        auto id = op.getAttrOfType<IntegerAttr>(kernel::kKernelIdAttr);
+        if (auto strategy =
+                op.getAttrOfType<StringAttr>(kernel::kKernelStrategyAttr)) {
+          if (strategy.getValue() != "row_reduction") {
+            finish();
+            continue;
+          }
+          if (currentKernel && id != currentKernel)
+            finish();
+        }
         std::optional<ChainOp> c = classify(&op, current);
         if (!c) {
           finish();
@@ -1180,6 +1201,8 @@ struct MlxcFuseRowKernelsPass final
         }
         // Fills join the chain whose reductions they initialize.
         current.ops.push_back(std::move(*c));
+        if (id)
+          currentKernel = id;
       }
       finish();
     });

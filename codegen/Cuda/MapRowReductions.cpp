@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/Passes.h"
 #include "codegen/Cuda/RowReduction.h"
+#include "codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -177,12 +177,11 @@ Value mlx::emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
   bool widen = type.isF16() || type.isBF16();
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value sent =
-        widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), partial)
-              : partial;
-    Value other = gpu::ShuffleOp::create(b, loc, sent, off, width,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
+    Value sent = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), partial)
+                       : partial;
+    Value other =
+        gpu::ShuffleOp::create(b, loc, sent, off, width, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
     if (widen)
       other = arith::TruncFOp::create(b, loc, type, other);
     Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,

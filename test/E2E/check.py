@@ -59,6 +59,29 @@ def parse_signature(help_text):
     return specs
 
 
+def check_kernel_regions(mlxc, graph, extra=()):
+    """--emit=kernels works for both targets, and every linalg op of a
+    function body sits in a kernel region (kernel formation covers the
+    graph; ops inside loops such as a scan's stay with their loop)."""
+    for target in ("cpu", "cuda"):
+        run = subprocess.run([mlxc, graph, f"--target={target}",
+                              "--emit=kernels", "-o", "-", *extra],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"{graph}: --emit=kernels --target={target} failed:\n"
+                     f"{run.stderr}")
+        depth = 0
+        for line in run.stdout.splitlines():
+            if "kernel.region" in line:
+                depth += 1
+            elif depth and line.strip() == "}" and \
+                    line.startswith("    }"):
+                depth -= 1
+            elif depth == 0 and re.match(r"    (%\S+ = )?linalg\.", line):
+                sys.exit(f"{graph}: --target={target}: a linalg op outside "
+                         f"any kernel region:\n{line}")
+
+
 def make_input(rng, dtype, shape, spec):
     if spec:
         env = {"np": np, "rng": rng, "shape": shape,
@@ -209,6 +232,8 @@ def main():
         target += os.environ.get("MLXC_EXTRA_ARGS", "").split()
         subprocess.run([args.mlxc, args.graph, "-o", exe] + target, check=True,
                        stderr=subprocess.DEVNULL if args.prepare else None)
+    if not args.prepare and not args.exe:
+        check_kernel_regions(args.mlxc, args.graph)
     if args.ptxas:
         check_ptxas(args.mlxc, args.graph, args.workdir, args.ptxas)
     help_text = subprocess.run([exe, "--help"], check=True, capture_output=True,

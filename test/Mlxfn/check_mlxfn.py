@@ -46,6 +46,9 @@ def main():
     cmd += os.environ.get("MLXC_EXTRA_ARGS", "").split()
     subprocess.run(cmd, check=True,
                    stderr=subprocess.DEVNULL if args.prepare else None)
+    if not args.prepare:
+        check.check_kernel_regions(args.mlxc, export,
+                                   [f"--entry={entry}"] if entry else [])
     if args.ptxas:
         check.check_ptxas(args.mlxc, export, args.workdir, args.ptxas,
                           [f"--entry={entry}"] if entry else [])

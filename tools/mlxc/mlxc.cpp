@@ -24,8 +24,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -44,7 +44,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Ptx, Llvm, Obj, Lib, Exe };
+enum class Emit { Mlir, Linalg, Kernels, Ptx, Llvm, Obj, Lib, Exe };
 } // namespace
 
 // LLVM sorts help categories by name: "Compile" comes first.
@@ -60,6 +60,9 @@ static cl::opt<Emit> emit(
     cl::values(clEnumValN(Emit::Mlir, "mlir", "the verified mlx graph"),
                clEnumValN(Emit::Linalg, "linalg",
                           "fused linalg on tensors (after lowering)"),
+               clEnumValN(Emit::Kernels, "kernels",
+                          "the kernel regions, each with its strategy (of "
+                          "the CUDA variant with --target=cuda)"),
                clEnumValN(Emit::Ptx, "ptx",
                           "the PTX of the kernels (implies --target=cuda)"),
                clEnumValN(Emit::Llvm, "llvm", "optimized LLVM IR"),
@@ -182,8 +185,7 @@ static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
     // A graph is made of mlx ops; anything else (arith on tensors, say)
     // would reach bufferization or code generation unchecked.
     WalkResult foreign = func.walk([&](Operation *op) {
-      if (op == func.getOperation() ||
-          isa<mlx::MlxDialect>(op->getDialect()) ||
+      if (op == func.getOperation() || isa<mlx::MlxDialect>(op->getDialect()) ||
           isa<func::ReturnOp, func::CallOp>(op))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
@@ -448,7 +450,8 @@ static LogicalResult checkOutputPath(StringRef path, bool toStdoutAllowed) {
     if (toStdoutAllowed)
       return success();
     errs() << "mlxc: error: -o - (standard output) is for --emit=mlir, "
-              "linalg, llvm, ptx and obj; this emit writes files: name one\n";
+              "linalg, kernels, llvm, ptx and obj; this emit writes files: "
+              "name one\n";
     return failure();
   }
   StringRef dir = sys::path::parent_path(path);
@@ -531,7 +534,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   if (failed(machine))
     return failure();
   FailureOr<std::string> libdevice = std::string(), ptxas = std::string();
-  if (cuda && emit != Emit::Linalg) {
+  bool linalgOnly = emit == Emit::Linalg || emit == Emit::Kernels;
+  if (cuda && !linalgOnly) {
     libdevice = findLibdevice();
     if (succeeded(libdevice) && wantCubin)
       ptxas = findPtxas();
@@ -559,6 +563,16 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       module.print(os);
       return success();
     });
+  if (!(emit == Emit::Kernels && cuda)) {
+    TimingScope t = phase(timing, "kernel formation (cpu)");
+    if (failed(mlx::runPipeline(module, mlx::getKernelFormationPipeline(), &t)))
+      return failure();
+    if (emit == Emit::Kernels)
+      return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+        module.print(os);
+        return success();
+      });
+  }
 
   if (cuda) {
     // Both variants share one signature: should the CUDA form repeat other
@@ -586,6 +600,16 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     if (failed(cudaSymbols.rename(
             graph, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda))))
       return failure();
+    t.stop();
+    TimingScope f = phase(timing, "kernel formation (cuda)");
+    if (failed(mlx::runPipeline(*cudaModule, mlx::getKernelFormationPipeline(),
+                                &f)))
+      return failure();
+    if (emit == Emit::Kernels)
+      return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+        cudaModule->print(os);
+        return success();
+      });
   }
 
   {
@@ -607,8 +631,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     {
       TimingScope t = phase(timing, "kernels and memory plan (cuda)");
       if (failed(mlx::runPipeline(
-              *cudaModule,
-              mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO), &t)))
+              *cudaModule, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO),
+              &t)))
         return failure();
     }
     reportMemoryPlan(*cudaModule, *signature);
@@ -623,8 +647,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                                        wantCubin ? StringRef(gpuArch) : "",
                                        *ptxas),
               &t)) ||
-          failed(mlx::addEntryPoint(*cudaModule, *signature,
-                                    mlx::Variant::Cuda, capturable)))
+          failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
+                                    capturable)))
         return failure();
     }
     if (emit == Emit::Ptx) {
@@ -740,18 +764,17 @@ static LogicalResult printMlxfnDiagnostic(Diagnostic &diag) {
 /// uses follow; LLVM's hundreds of others wait under `--help-hidden`.
 static void organizeHelp() {
   static cl::OptionCategory debugCategory("Debugging options (MLIR)");
-  static const StringRef shown[] = {
-      "mlir-timing",
-      "mlir-timing-display",
-      "mlir-print-ir-after-all",
-      "mlir-print-ir-before-all",
-      "mlir-print-ir-after-change",
-      "mlir-print-ir-after-failure",
-      "mlir-print-ir-module-scope",
-      "mlir-print-debuginfo",
-      "mlir-print-local-scope",
-      "mlir-elide-elementsattrs-if-larger",
-      "mlir-disable-threading"};
+  static const StringRef shown[] = {"mlir-timing",
+                                    "mlir-timing-display",
+                                    "mlir-print-ir-after-all",
+                                    "mlir-print-ir-before-all",
+                                    "mlir-print-ir-after-change",
+                                    "mlir-print-ir-after-failure",
+                                    "mlir-print-ir-module-scope",
+                                    "mlir-print-debuginfo",
+                                    "mlir-print-local-scope",
+                                    "mlir-elide-elementsattrs-if-larger",
+                                    "mlir-disable-threading"};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     StringRef name = entry.first;
@@ -790,7 +813,8 @@ int main(int argc, char **argv) {
       "mlxc: compile MLX array graphs ahead of time\n\n"
       "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
       "  mlxc model.mlxfn -o model\n"
-      "  mlxc graph.mlir --emit=mlir|linalg|ptx|llvm|obj|lib|exe [-o FILE|-]\n"
+      "  mlxc graph.mlir --emit=mlir|linalg|kernels|ptx|llvm|obj|lib|exe [-o "
+      "FILE|-]\n"
       "\n"
       "An executable mlxc builds needs at run time: glibc 2.34 or newer, "
       "libz.so.1,\nand a CPU at least as new as --cpu (default x86-64-v3: "
@@ -805,7 +829,8 @@ int main(int argc, char **argv) {
   TimingScope timing = timingManager.getRootScope();
 
   bool toStdout = emit == Emit::Mlir || emit == Emit::Linalg ||
-                  emit == Emit::Ptx || emit == Emit::Llvm || emit == Emit::Obj;
+                  emit == Emit::Kernels || emit == Emit::Ptx ||
+                  emit == Emit::Llvm || emit == Emit::Obj;
   if (failed(checkOutputPath(outputPathFor(emit), toStdout)))
     return 1;
   if (emit == Emit::Lib) {

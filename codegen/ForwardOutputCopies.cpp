@@ -1,0 +1,121 @@
+//===- ForwardOutputCopies.cpp - the mlxc-forward-output-copies pass ------===//
+//
+// buffer-results-to-out-params writes a function result into its
+// out-parameter with a copy unless the result is an allocation itself; a
+// result that is a reshape of one (logsumexp's rows collapsed to a vector,
+// a norm's output seen through a view) costs a copy kernel. When nothing
+// else touches the out-parameter and the allocation is dead after the copy,
+// the allocation becomes a view of the out-parameter and the copy goes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCFORWARDOUTPUTCOPIES
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+/// The allocation under expand/collapse views of `value`, or null.
+static memref::AllocOp getAllocUnderViews(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(def))
+      return alloc;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return nullptr;
+    value = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// Whether every use of `value` (through views) is in an op of `block`
+/// before `end`, or `end` itself.
+static bool usedOnlyBefore(Value value, Operation *end, Block *block) {
+  for (Operation *user : value.getUsers()) {
+    if (user == end)
+      continue;
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top || !top->isBeforeInBlock(end))
+      return false;
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+        !usedOnlyBefore(user->getResult(0), end, block))
+      return false;
+  }
+  return true;
+}
+
+static bool isContiguous(MemRefType type) {
+  return type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// `arg` (contiguous) seen with the shape of `type` (both of rank >= 1
+/// unless equal): itself, or collapsed to one dimension and expanded to
+/// `type`'s.
+static Value viewAs(OpBuilder &b, Location loc, Value arg, MemRefType type) {
+  auto argType = cast<MemRefType>(arg.getType());
+  if (argType == type)
+    return arg;
+  Value flat = arg;
+  if (argType.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t i = 0; i < argType.getRank(); ++i)
+      all.push_back(i);
+    flat = memref::CollapseShapeOp::create(
+        b, loc, arg, SmallVector<ReassociationIndices>{all});
+  }
+  if (type.getRank() == 1)
+    return flat;
+  ReassociationIndices all;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all.push_back(i);
+  return memref::ExpandShapeOp::create(b, loc, type, flat,
+                                       SmallVector<ReassociationIndices>{all});
+}
+
+namespace {
+struct MlxcForwardOutputCopiesPass final
+    : mlx::impl::MlxcForwardOutputCopiesBase<MlxcForwardOutputCopiesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([&](func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      Block &block = func.getBody().front();
+      for (Operation &op : llvm::make_early_inc_range(block)) {
+        auto copy = dyn_cast<memref::CopyOp>(&op);
+        if (!copy)
+          continue;
+        auto out = dyn_cast<BlockArgument>(copy.getTarget());
+        if (!out || out.getOwner() != &block ||
+            !func.getArgAttr(out.getArgNumber(), "bufferize.result") ||
+            !out.hasOneUse())
+          continue;
+        memref::AllocOp alloc = getAllocUnderViews(copy.getSource());
+        if (!alloc || alloc->getBlock() != &block)
+          continue;
+        auto allocType = alloc.getType();
+        auto outType = cast<MemRefType>(out.getType());
+        if (!isContiguous(allocType) || !isContiguous(outType) ||
+            allocType.getElementType() != outType.getElementType() ||
+            allocType.getNumElements() != outType.getNumElements() ||
+            (allocType != outType &&
+             (allocType.getRank() == 0 || outType.getRank() == 0)) ||
+            !usedOnlyBefore(alloc.getResult(), copy, &block))
+          continue;
+        // The copy reads the whole allocation in order (views keep the
+        // row-major order), so the allocation may be the output itself.
+        OpBuilder b(alloc);
+        Value view = viewAs(b, alloc.getLoc(), out, allocType);
+        alloc.getResult().replaceAllUsesWith(view);
+        copy.erase();
+        alloc.erase();
+      }
+    });
+  }
+};
+} // namespace

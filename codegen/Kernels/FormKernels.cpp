@@ -1,0 +1,387 @@
+//===- FormKernels.cpp - the mlxc-form-kernels pass
+//------------------------===//
+//
+// The kernel-formation stage: groups the linalg-on-tensors ops of each
+// function into kernel.region ops, one per kernel, each with its strategy.
+// Every decision of which ops share a kernel is made here, in one walk over
+// the function in program order:
+//   - a row reduction opens a row group; the ops that follow over the same
+//     rows (elementwise over the rows, per-row scalars, further row
+//     reductions) join it while they read a value of the group and all
+//     their other operands exist where the group starts;
+//   - a matrix product, any other reduction, an elementwise map and a copy
+//     are a kernel each;
+//   - a fill joins the kernel whose accumulator it initializes (its only
+//     use), else it is an elementwise kernel of its own.
+// Rules that keep kernels honest: an op is in one region only (a reduction
+// or a product is never duplicated to fuse it), and an op that needs a value
+// computed after the group started (a host read of the group's result, say)
+// does not join it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "Kernel/KernelOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <deque>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCFORMKERNELS
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+using kernel::Strategy;
+
+namespace {
+
+struct Group {
+  Strategy strategy;
+  SmallVector<Operation *> ops; ///< Members, fills included.
+  Operation *start = nullptr;   ///< The first member that is not a fill.
+  SmallVector<int64_t> rows; ///< Row groups: row loop sizes, unit dims dropped.
+  int64_t columns = 0;
+};
+
+SmallVector<int64_t> dropUnitDims(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> kept;
+  for (int64_t size : sizes)
+    if (size != 1)
+      kept.push_back(size);
+  return kept;
+}
+
+bool isProduct(Operation *op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() != 0 &&
+         linalg::isaContractionOpInterface(linalgOp);
+}
+
+bool isCopy(Operation *op) {
+  if (isa<tensor::InsertSliceOp, tensor::PadOp, tensor::ConcatOp,
+          linalg::CopyOp, linalg::TransposeOp, linalg::BroadcastOp>(op))
+    return true;
+  // A generic that only moves elements (a permutation, a broadcast).
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumReductionLoops() == 0 &&
+         llvm::hasSingleElement(generic.getBody()->getOperations()) &&
+         llvm::all_of(generic.getBody()->getTerminator()->getOperands(),
+                      [](Value v) { return isa<BlockArgument>(v); });
+}
+
+/// A reduction over the innermost loop that every input reads innermost:
+/// the rows are the other loops.
+bool isRowReduction(linalg::GenericOp op, Group &shape) {
+  if (op.getNumReductionLoops() != 1 || isProduct(op) ||
+      op.getNumDpsInits() != 1)
+    return false;
+  unsigned last = op.getNumLoops() - 1;
+  if (op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  AffineExpr reduced = getAffineDimExpr(last, op.getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || map.getResults().back() != reduced)
+      return false;
+  }
+  shape.rows = dropUnitDims(ArrayRef(ranges).drop_back());
+  shape.columns = ranges.back();
+  return true;
+}
+
+/// Ops that are no kernel: they cost nothing at run time (constants,
+/// allocation hints, reshapes that become views) and never end a group.
+bool isTransparent(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<tensor::EmptyOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             linalg::FillOp>(op);
+}
+
+/// Ops that are cloned into every region that uses them rather than
+/// passed in.
+bool isClonedIn(Operation *op) { return op->hasTrait<OpTrait::ConstantLike>(); }
+
+/// An empty tensor of static shape: it can move to wherever a region
+/// starts. (It stays shared, not cloned: bufferization then places the
+/// kernels' results as it did before the regions existed.)
+bool isMovableEmpty(Operation *op) {
+  return isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0;
+}
+
+class KernelFormer {
+public:
+  explicit KernelFormer(Block &block) : block(block) {}
+  void run();
+
+private:
+  /// Whether `value` exists before `start` or comes from `group` (views and
+  /// constants are followed to their sources).
+  bool isAvailable(Value value, const Group &group) const;
+  /// Whether `op` (over loops `ranges`) may join the open row group.
+  bool joinsRowGroup(linalg::GenericOp op);
+  /// Opens a group for `op` with the fill of its accumulator.
+  Group &openGroup(Strategy strategy, Operation *op);
+  void closeRowGroup() { rowGroup = nullptr; }
+  void buildRegion(Group &group);
+
+  Block &block;
+  std::deque<Group> groups; // stable addresses: groupOf points into it
+  Group *rowGroup = nullptr;
+  llvm::DenseMap<Operation *, Group *> groupOf;
+};
+
+bool KernelFormer::isAvailable(Value value, const Group &group) const {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != &block)
+    return true; // A block argument or a value from above.
+  if (auto it = groupOf.find(def); it != groupOf.end())
+    return it->second == &group;
+  if (def->isBeforeInBlock(group.start) || isClonedIn(def) ||
+      isMovableEmpty(def))
+    return true;
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+    return isAvailable(def->getOperand(0), group);
+  return false;
+}
+
+Group &KernelFormer::openGroup(Strategy strategy, Operation *op) {
+  groups.push_back(Group{strategy, {}, op, {}, 0});
+  Group &group = groups.back();
+  group.ops.push_back(op);
+  groupOf[op] = &group;
+  return group;
+}
+
+bool KernelFormer::joinsRowGroup(linalg::GenericOp op) {
+  if (!rowGroup || isProduct(op) || isCopy(op))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  Group shape;
+  if (op.getNumReductionLoops() != 0) {
+    if (!isRowReduction(op, shape) || shape.rows != rowGroup->rows ||
+        shape.columns != rowGroup->columns)
+      return false;
+  } else {
+    SmallVector<int64_t> all = dropUnitDims(ranges), full(rowGroup->rows);
+    full.push_back(rowGroup->columns);
+    bool overRows = all == full && ranges.back() == rowGroup->columns;
+    bool perRow = all == rowGroup->rows;
+    if (!overRows && !perRow)
+      return false;
+  }
+  // It reads a value of the group, and everything else it reads exists
+  // where the group starts.
+  bool readsGroup = false;
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    while (def && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      def = def->getOperand(0).getDefiningOp();
+    if (def && groupOf.lookup(def) == rowGroup)
+      readsGroup = true;
+    // A fill that only this op uses joins its kernel below (its operands
+    // are constants).
+    if (auto fill = operand.getDefiningOp<linalg::FillOp>();
+        fill && fill->hasOneUse())
+      continue;
+    if (!isAvailable(operand, *rowGroup))
+      return false;
+  }
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured)
+    if (!isAvailable(value, *rowGroup))
+      return false;
+  return readsGroup;
+}
+
+void KernelFormer::run() {
+  // A fill that initializes several accumulators (CSE merges the zeros of
+  // a mean and a variance) is cloned per accumulator: a fill is cheap to
+  // recompute, and each copy joins its own user's kernel.
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto fill = dyn_cast<linalg::FillOp>(&op);
+    if (!fill || fill->hasOneUse())
+      continue;
+    for (OpOperand &use : llvm::make_early_inc_range(fill->getUses())) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+      if (!dps || !dps.isDpsInit(&use) || fill->hasOneUse())
+        continue;
+      OpBuilder b(use.getOwner());
+      use.set(b.clone(*fill)->getResult(0));
+    }
+  }
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (isTransparent(&op))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(&op);
+    if (generic && joinsRowGroup(generic)) {
+      rowGroup->ops.push_back(&op);
+      groupOf[&op] = rowGroup;
+      continue;
+    }
+    closeRowGroup();
+    Group shape;
+    if (isProduct(&op)) {
+      openGroup(Strategy::Product, &op);
+    } else if (generic && isRowReduction(generic, shape)) {
+      Group &group = openGroup(Strategy::RowReduction, &op);
+      group.rows = shape.rows;
+      group.columns = shape.columns;
+      rowGroup = &group;
+    } else if (isCopy(&op)) {
+      openGroup(Strategy::Copy, &op);
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
+      openGroup(linalgOp.getNumReductionLoops() ? Strategy::Reduction
+                                                : Strategy::Elementwise,
+                &op);
+    }
+    // Anything else (loops of sort and scan, host reads, calls) is no
+    // kernel region and ends the row group.
+  }
+  // Fills: into the kernel of the op whose accumulator they are (their
+  // only use), else a kernel of their own.
+  for (Operation &op : block) {
+    auto fill = dyn_cast<linalg::FillOp>(&op);
+    if (!fill)
+      continue;
+    Group *owner = nullptr;
+    if (fill->hasOneUse()) {
+      Operation *user = *fill->getUsers().begin();
+      auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+      if (dps && dps.isDpsInit(&*fill->getUses().begin()))
+        owner = groupOf.lookup(user);
+    }
+    if (!owner)
+      owner = &openGroup(Strategy::Elementwise, fill);
+    else
+      owner->ops.push_back(fill);
+    groupOf[fill] = owner;
+  }
+  for (Group &group : groups) {
+    llvm::sort(group.ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    buildRegion(group);
+  }
+}
+
+void KernelFormer::buildRegion(Group &group) {
+  llvm::SmallPtrSet<Operation *, 16> members(group.ops.begin(),
+                                             group.ops.end());
+  // Views between members move in with them: those only members use, and
+  // those made after the group starts (a view of a member's result).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation &op : block) {
+      if (members.contains(&op) ||
+          !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
+          llvm::none_of(op.getUsers(), [&](Operation *user) {
+            return members.contains(user);
+          }))
+        continue;
+      bool onlyMembers = llvm::all_of(op.getUsers(), [&](Operation *user) {
+        return members.contains(user);
+      });
+      if (onlyMembers || !op.isBeforeInBlock(group.start)) {
+        members.insert(&op);
+        changed = true;
+      }
+    }
+  }
+  SmallVector<Operation *> ordered;
+  for (Operation &op : block)
+    if (members.contains(&op))
+      ordered.push_back(&op);
+
+  // Inputs: values the members use from outside, in first-use order;
+  // constants and empty tensors are cloned in instead.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> clones;
+  auto use = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (def && members.contains(def))
+      return;
+    if (def && isClonedIn(def) && def->getNumOperands() == 0) {
+      clones.insert(def);
+      return;
+    }
+    if (def && isMovableEmpty(def) && group.start->isBeforeInBlock(def))
+      def->moveBefore(group.start);
+    inputs.insert(value);
+  };
+  for (Operation *op : ordered) {
+    for (Value operand : op->getOperands())
+      use(operand);
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured)
+      use(value);
+  }
+  // Results: member values used outside the group.
+  SmallVector<Value> results;
+  for (Operation *op : ordered)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        results.push_back(result);
+
+  OpBuilder b(group.start);
+  Location loc =
+      group.ops.size() == 1
+          ? group.ops.front()->getLoc()
+          : b.getFusedLoc(llvm::map_to_vector(
+                group.ops, [](Operation *op) { return op->getLoc(); }));
+  auto region =
+      kernel::RegionOp::create(b, loc, group.strategy, inputs.getArrayRef(),
+                               TypeRange(ValueRange(results)));
+  Block &body = region.getBody().front();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+    mapping.map(input, arg);
+  OpBuilder inner = OpBuilder::atBlockEnd(&body);
+  for (Operation *op : clones)
+    inner.clone(*op, mapping);
+  for (Operation *op : ordered)
+    inner.clone(*op, mapping);
+  kernel::YieldOp::create(
+      inner, loc,
+      llvm::map_to_vector(results, [&](Value v) { return mapping.lookup(v); }));
+  for (auto [result, replacement] : llvm::zip(results, region.getResults()))
+    result.replaceUsesWithIf(replacement, [&](OpOperand &operand) {
+      return !members.contains(operand.getOwner());
+    });
+  for (Operation *op : llvm::reverse(ordered)) {
+    groupOf.erase(op);
+    op->erase();
+  }
+  for (Operation *op : clones)
+    if (op->use_empty())
+      op->erase();
+}
+
+struct MlxcFormKernelsPass final
+    : mlx::impl::MlxcFormKernelsBase<MlxcFormKernelsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([](func::FuncOp func) {
+      if (!func.isExternal())
+        KernelFormer(func.getBody().front()).run();
+    });
+  }
+};
+
+} // namespace

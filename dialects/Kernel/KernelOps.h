@@ -1,0 +1,30 @@
+//===- KernelOps.h - kernel dialect --------------------------------*- C++
+//-*-===//
+//
+// Kernel regions: the output of mlxc's kernel-formation stage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_KERNELOPS_H
+#define KERNEL_KERNELOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Kernel/KernelDialect.h.inc"
+#include "Kernel/KernelEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "Kernel/KernelOps.h.inc"
+
+namespace mlir::kernel {
+/// The discardable attributes that tag an op with its kernel once the
+/// regions are inlined (mlxc-inline-kernels).
+constexpr llvm::StringLiteral kKernelIdAttr = "kernel.id";
+constexpr llvm::StringLiteral kKernelStrategyAttr = "kernel.strategy";
+} // namespace mlir::kernel
+
+#endif // KERNEL_KERNELOPS_H

@@ -1,0 +1,91 @@
+//===- KernelOps.td - kernel dialect: kernel regions -------*- tablegen -*-===//
+//
+// The kernel-formation stage groups linalg-on-tensors ops into kernel
+// regions; each region becomes one kernel (one gpu.func on CUDA, one loop
+// nest on the CPU) and records the strategy that lowers it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_OPS_TD
+#define KERNEL_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Kernel_Dialect : Dialect {
+  let name = "kernel";
+  let cppNamespace = "::mlir::kernel";
+  let summary = "Kernel regions: the groups of ops that become one kernel";
+  let description = [{
+    The output of mlxc's kernel-formation stage (`mlxc-form-kernels`). A
+    `kernel.region` holds the linalg-on-tensors ops of one kernel and names
+    its strategy; every fusion decision of the compiler is visible here
+    (`mlxc --emit=kernels`). Before bufferization `mlxc-inline-kernels`
+    inlines the regions and leaves each op tagged with its kernel, which the
+    CUDA lowering follows.
+  }];
+}
+
+def Kernel_Strategy : I32EnumAttr<"Strategy", "how a kernel region is lowered", [
+    I32EnumAttrCase<"Elementwise", 0, "elementwise">,
+    I32EnumAttrCase<"RowReduction", 1, "row_reduction">,
+    I32EnumAttrCase<"Reduction", 2, "reduction">,
+    I32EnumAttrCase<"Product", 3, "product">,
+    I32EnumAttrCase<"Copy", 4, "copy">
+  ]> {
+  let cppNamespace = "::mlir::kernel";
+}
+
+class Kernel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kernel_Dialect, mnemonic, traits>;
+
+def Kernel_RegionOp : Kernel_Op<"region", [IsolatedFromAbove,
+    RecursiveMemoryEffects]> {
+  let summary = "The ops of one kernel, and its strategy";
+  let description = [{
+    The body takes the region's inputs as block arguments and yields its
+    results. Strategies:
+    - `elementwise`: a map over every element (a fused chain of
+      elementwise ops, a fill);
+    - `row_reduction`: reductions over the innermost axis and the ops over
+      the same rows around them (softmax, logsumexp, rms_norm, layer_norm):
+      one block per row;
+    - `reduction`: any other reduction (over an outer axis, to a scalar);
+    - `product`: a matrix product (a library call on CUDA), with its
+      accumulator's fill;
+    - `copy`: data movement (a transpose, a slice written into a buffer,
+      padding, concatenation).
+
+    ```mlir
+    %y = kernel.region row_reduction (%x) : (tensor<4x64xf32>) -> tensor<4x64xf32> {
+    ^bb0(%in: tensor<4x64xf32>):
+      ...
+      kernel.yield %quotient : tensor<4x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Kernel_Strategy:$strategy, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $strategy `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::kernel::Strategy":$strategy,
+                   "::mlir::ValueRange":$inputs,
+                   "::mlir::TypeRange":$resultTypes)>
+  ];
+}
+
+def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator,
+    HasParent<"RegionOp">]> {
+  let summary = "The results of a kernel region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // KERNEL_OPS_TD
