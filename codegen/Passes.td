@@ -64,7 +64,9 @@ def MlxcFormKernels : Pass<"mlxc-form-kernels", "::mlir::ModuleOp"> {
       follow over the same rows (elementwise over the rows, per-row
       scalars, further row reductions) join it while they read one of its
       values and everything else they read exists where it starts;
-    - a matrix product is a `product` kernel, any other reduction a
+    - a matrix product is a `product` kernel (with the transposes and
+      broadcasts that only feed it: the library reads those operands
+      through views), any other reduction a
       `reduction` kernel, an elementwise map an `elementwise` kernel, data
       movement (transpose, slice insertion, padding, concatenation) a `copy`
       kernel;

@@ -9,8 +9,9 @@
 //     rows (elementwise over the rows, per-row scalars, further row
 //     reductions) join it while they read a value of the group and all
 //     their other operands exist where the group starts;
-//   - a matrix product, any other reduction, an elementwise map and a copy
-//     are a kernel each;
+//   - a matrix product is a kernel with the transposes and broadcasts that
+//     only feed it (the library reads those operands through views); any
+//     other reduction, an elementwise map and a copy are a kernel each;
 //   - a fill joins the kernel whose accumulator it initializes (its only
 //     use), else it is an elementwise kernel of its own.
 // Rules that keep kernels honest: an op is in one region only (a reduction
@@ -235,7 +236,28 @@ void KernelFormer::run() {
     closeRowGroup();
     Group shape;
     if (isProduct(&op)) {
-      openGroup(Strategy::Product, &op);
+      Group &group = openGroup(Strategy::Product, &op);
+      // A transpose or broadcast that only feeds the product is how the
+      // library reads that operand (a transposed view, batch stride 0):
+      // it joins the product's kernel.
+      for (Value input : cast<DestinationStyleOpInterface>(op).getDpsInputs()) {
+        Value value = input;
+        Operation *def = value.getDefiningOp();
+        while (def &&
+               isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) &&
+               def->hasOneUse()) {
+          value = def->getOperand(0);
+          def = value.getDefiningOp();
+        }
+        Group *copy = def ? groupOf.lookup(def) : nullptr;
+        if (!isa_and_nonnull<linalg::TransposeOp, linalg::BroadcastOp>(def) ||
+            !def->hasOneUse() || !copy || copy->strategy != Strategy::Copy ||
+            copy->ops.size() != 1)
+          continue;
+        copy->ops.clear();
+        group.ops.push_back(def);
+        groupOf[def] = &group;
+      }
     } else if (generic && isRowReduction(generic, shape)) {
       Group &group = openGroup(Strategy::RowReduction, &op);
       group.rows = shape.rows;
@@ -271,6 +293,8 @@ void KernelFormer::run() {
     groupOf[fill] = owner;
   }
   for (Group &group : groups) {
+    if (group.ops.empty())
+      continue; // merged into another kernel
     llvm::sort(group.ops, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });

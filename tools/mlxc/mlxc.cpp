@@ -12,6 +12,7 @@
 #include "tools/InputLimits.h"
 
 #include "codegen/Host/EntryPoint.h"
+#include "codegen/Kernels/KernelGraph.h"
 #include "codegen/Pipelines.h"
 #include "codegen/Target/ObjectFile.h"
 #include "importers/Mlxfn/MlxfnImporter.h"
@@ -44,7 +45,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Kernels, Ptx, Llvm, Obj, Lib, Exe };
+enum class Emit { Mlir, Linalg, Kernels, Dot, Ptx, Llvm, Obj, Lib, Exe };
 } // namespace
 
 // LLVM sorts help categories by name: "Compile" comes first.
@@ -63,6 +64,9 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Kernels, "kernels",
                           "the kernel regions, each with its strategy (of "
                           "the CUDA variant with --target=cuda)"),
+               clEnumValN(Emit::Dot, "dot",
+                          "the kernel graph for Graphviz: kernels, "
+                          "tensors with bytes and placement, arenas"),
                clEnumValN(Emit::Ptx, "ptx",
                           "the PTX of the kernels (implies --target=cuda)"),
                clEnumValN(Emit::Llvm, "llvm", "optimized LLVM IR"),
@@ -449,9 +453,10 @@ static LogicalResult checkOutputPath(StringRef path, bool toStdoutAllowed) {
   if (path == "-") {
     if (toStdoutAllowed)
       return success();
-    errs() << "mlxc: error: -o - (standard output) is for --emit=mlir, "
-              "linalg, kernels, llvm, ptx and obj; this emit writes files: "
-              "name one\n";
+    errs()
+        << "mlxc: error: -o - (standard output) is for --emit=mlir, "
+           "linalg, kernels, dot, llvm, ptx and obj; this emit writes files: "
+           "name one\n";
     return failure();
   }
   StringRef dir = sys::path::parent_path(path);
@@ -484,6 +489,31 @@ static std::string outputPathFor(Emit kind) {
   default:
     return outputPath("-");
   }
+}
+
+/// --emit=dot: the kernel graph of `graph` (after kernel formation), with
+/// the program's names where the function's interface still matches them.
+static LogicalResult writeKernelGraph(func::FuncOp graph,
+                                      const mlx::ProgramSignature &signature,
+                                      mlx::KernelGraphOptions options) {
+  if (!graph) {
+    errs() << "mlxc: error: no graph function to draw\n";
+    return failure();
+  }
+  options.title = signature.entry;
+  if (graph.getNumArguments() == signature.inputs.size())
+    for (const mlx::TensorSpec &input : signature.inputs)
+      options.inputNames.push_back(input.name);
+  for (auto [spec, source] :
+       llvm::zip(signature.outputs, signature.outputSources))
+    if (source.kind == mlx::OutputSource::Computed)
+      options.outputNames.push_back(spec.name);
+  if (options.outputNames.size() != graph.getNumResults())
+    options.outputNames.clear();
+  return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+    mlx::printKernelGraph(graph, options, os);
+    return success();
+  });
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0,
@@ -534,7 +564,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   if (failed(machine))
     return failure();
   FailureOr<std::string> libdevice = std::string(), ptxas = std::string();
-  bool linalgOnly = emit == Emit::Linalg || emit == Emit::Kernels;
+  bool linalgOnly =
+      emit == Emit::Linalg || emit == Emit::Kernels || emit == Emit::Dot;
   if (cuda && !linalgOnly) {
     libdevice = findLibdevice();
     if (succeeded(libdevice) && wantCubin)
@@ -563,7 +594,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       module.print(os);
       return success();
     });
-  if (!(emit == Emit::Kernels && cuda)) {
+  bool kernelsOnly = emit == Emit::Kernels || emit == Emit::Dot;
+  if (!(kernelsOnly && cuda)) {
     TimingScope t = phase(timing, "kernel formation (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getKernelFormationPipeline(), &t)))
       return failure();
@@ -572,6 +604,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         module.print(os);
         return success();
       });
+    if (emit == Emit::Dot)
+      return writeKernelGraph(
+          module.lookupSymbol<func::FuncOp>(
+              mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
+          *signature, mlx::KernelGraphOptions{});
   }
 
   if (cuda) {
@@ -610,6 +647,30 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         cudaModule->print(os);
         return success();
       });
+    if (emit == Emit::Dot) {
+      // The arenas come from the real memory plan, made on a copy.
+      OwningOpRef<ModuleOp> planned = cudaModule->clone();
+      if (failed(mlx::runPipeline(
+              *planned, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO))))
+        return failure();
+      auto plannedGraph = planned->lookupSymbol<func::FuncOp>(
+          mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
+      mlx::KernelGraphOptions options;
+      options.cuda = true;
+      options.streamIO = !noStreamIO;
+      auto bytes = [&](StringRef name) -> std::optional<int64_t> {
+        auto attr = plannedGraph
+                        ? plannedGraph->getAttrOfType<IntegerAttr>(name)
+                        : nullptr;
+        return attr ? std::optional<int64_t>(attr.getInt()) : std::nullopt;
+      };
+      options.deviceArenaBytes = bytes("mlx.device_arena_bytes");
+      options.unifiedArenaBytes = bytes("mlx.unified_arena_bytes");
+      return writeKernelGraph(
+          cudaModule->lookupSymbol<func::FuncOp>(
+              mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda)),
+          *signature, options);
+    }
   }
 
   {
@@ -829,8 +890,8 @@ int main(int argc, char **argv) {
   TimingScope timing = timingManager.getRootScope();
 
   bool toStdout = emit == Emit::Mlir || emit == Emit::Linalg ||
-                  emit == Emit::Kernels || emit == Emit::Ptx ||
-                  emit == Emit::Llvm || emit == Emit::Obj;
+                  emit == Emit::Kernels || emit == Emit::Dot ||
+                  emit == Emit::Ptx || emit == Emit::Llvm || emit == Emit::Obj;
   if (failed(checkOutputPath(outputPathFor(emit), toStdout)))
     return 1;
   if (emit == Emit::Lib) {
