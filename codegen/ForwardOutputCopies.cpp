@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCFORWARDOUTPUTCOPIES
@@ -42,8 +43,11 @@ static bool usedOnlyBefore(Value value, Operation *end, Block *block) {
     Operation *top = block->findAncestorOpInBlock(*user);
     if (!top || !top->isBeforeInBlock(end))
       return false;
-    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
-        !usedOnlyBefore(user->getResult(0), end, block))
+    // A view's uses are the buffer's uses (a write through a view after
+    // the copy would otherwise change the output).
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == value &&
+        !usedOnlyBefore(view->getResult(0), end, block))
       return false;
   }
   return true;

@@ -62,7 +62,8 @@ def parse_signature(help_text):
 def check_kernel_regions(mlxc, graph, extra=()):
     """--emit=kernels works for both targets, and every linalg op of a
     function body sits in a kernel region (kernel formation covers the
-    graph; ops inside loops such as a scan's stay with their loop)."""
+    graph; ops inside loops such as a scan's stay with their loop);
+    --emit=dot draws one cluster per region."""
     for target in ("cpu", "cuda"):
         run = subprocess.run([mlxc, graph, f"--target={target}",
                               "--emit=kernels", "-o", "-", *extra],
@@ -80,6 +81,14 @@ def check_kernel_regions(mlxc, graph, extra=()):
             elif depth == 0 and re.match(r"    (%\S+ = )?linalg\.", line):
                 sys.exit(f"{graph}: --target={target}: a linalg op outside "
                          f"any kernel region:\n{line}")
+        dot = subprocess.run([mlxc, graph, f"--target={target}",
+                              "--emit=dot", "-o", "-", *extra],
+                             capture_output=True, text=True)
+        if dot.returncode != 0 or not dot.stdout.startswith("digraph ") or \
+                dot.stdout.count("subgraph cluster_") != run.stdout.count(
+                    "kernel.region "):
+            sys.exit(f"{graph}: --emit=dot --target={target} does not draw "
+                     f"one cluster per kernel region:\n{dot.stderr}")
 
 
 def make_input(rng, dtype, shape, spec):
