@@ -146,8 +146,10 @@ bool KernelFormer::isAvailable(Value value, const Group &group) const {
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != &block)
     return true; // A block argument or a value from above.
-  if (auto it = groupOf.find(def); it != groupOf.end())
-    return it->second == &group;
+  // The group's own values, and anything made before it starts (another
+  // kernel's result included).
+  if (groupOf.lookup(def) == &group)
+    return true;
   if (def->isBeforeInBlock(group.start) || isClonedIn(def) ||
       isMovableEmpty(def))
     return true;

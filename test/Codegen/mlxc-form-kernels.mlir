@@ -201,3 +201,18 @@ func.func @host_read(%x: tensor<8x64xf32>, %z: tensor<4x64xf32>) -> (tensor<8x64
   } -> tensor<4xf32>
   return %y, %m3 : tensor<8x64xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A value of another kernel made before the group starts (the residual sum
+// that a decoder layer both returns and normalizes) may be read by any op
+// of the group: the norm's reduction and its scaled row stay one kernel.
+// CHECK-LABEL: func.func @residual_norm
+// CHECK: %[[H:.*]] = kernel.region elementwise
+// CHECK: kernel.region row_reduction({{.*}}%[[H]]
+// CHECK-NOT: kernel.region
+func.func @residual_norm(%x: tensor<1x2048xf32>, %r: tensor<1x2048xf32>, %w: tensor<2048xf32>) -> (tensor<1x2048xf32>, tensor<1x2048xf32>) {
+  %h = mlx.add %x, %r : tensor<1x2048xf32>, tensor<1x2048xf32>
+  %y = mlx.rms_norm %h, %w {eps = 1.0e-05 : f32} : tensor<1x2048xf32>, tensor<2048xf32>
+  return %h, %y : tensor<1x2048xf32>, tensor<1x2048xf32>
+}
