@@ -24,6 +24,7 @@
 
 #include "codegen/Cuda/RowReduction.h"
 #include "codegen/Passes.h"
+#include "codegen/ShapeUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,6 +46,8 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlir::mlx::dropUnitDims;
+using mlir::mlx::getElementBytes;
 using mlir::mlx::RowReduction;
 
 namespace {
@@ -97,23 +100,6 @@ Value getRoot(Value value) {
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return nullptr;
   return value;
-}
-
-/// Bytes of one element in memory, or 0 for element types a vector access
-/// cannot move (i1 vectors are bit-packed).
-int64_t getElementBytes(Type type) {
-  if (!isa<IntegerType, FloatType>(type))
-    return 0;
-  unsigned bits = type.getIntOrFloatBitWidth();
-  return bits >= 8 && bits % 8 == 0 ? bits / 8 : 0;
-}
-
-SmallVector<int64_t> dropUnitDims(ArrayRef<int64_t> sizes) {
-  SmallVector<int64_t> kept;
-  for (int64_t size : sizes)
-    if (size != 1)
-      kept.push_back(size);
-  return kept;
 }
 
 /// Classifies a linalg op as a chain op over rows x columns, or fails.
@@ -460,6 +446,9 @@ private:
   Value emitStridedPartial(int index, Value has);
   /// Merges the threads' partials; every thread gets the row's total.
   void emitBlockReduce(int index, Value partial, Value has, Value workgroup);
+  /// The starting value of reduction `index`'s output element (its fill,
+  /// a per-row value of the chain, or memory).
+  Value initialValue(int index);
 
   Chain &chain;
   bool keepInRegisters;
@@ -865,21 +854,10 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
 
   // The warp's butterfly on (m, s) pairs; lanes without elements take none.
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
-  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
-  bool widen = !type.isF32();
-  auto shuffle = [&](Value v, Value offset) {
-    Value sent = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), v) : v;
-    Value got = gpu::ShuffleOp::create(b, loc, sent, offset, width,
-                                       gpu::ShuffleMode::XOR)
-                    .getShuffleResult();
-    return widen ? arith::TruncFOp::create(b, loc, type, got).getResult() : got;
-  };
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value otherM = shuffle(m, off), otherS = shuffle(s, off);
-    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
-                                             gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
+    Value otherM = mlx::emitShuffleXor(b, loc, m, offset);
+    Value otherS = mlx::emitShuffleXor(b, loc, s, offset);
+    Value otherBits = mlx::emitShuffleXor(b, loc, hasBits, offset);
     Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
     Value theirs = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
     auto [mergedM, mergedS] = mergeOnline(max, m, s, otherM, otherS);
@@ -912,20 +890,10 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
         memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(w)}));
   // The starting values: the max's joins m, the sum's adds to the sum at
   // the final m.
-  auto initialOf = [&](int index) {
-    ChainOp &c = chain.ops[index];
-    OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
-    int producer = c.producers[init->getOperandNumber()];
-    if (producer < 0)
-      return load(c, *init, loopIndices(c, cst(0)));
-    if (chain.ops[producer].kind == ChainOp::Fill)
-      return cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
-    return scalars.lookup(producer);
-  };
-  Value finalM = mlx::emitCombine(b, *cm.reduction, initialOf(max), m);
+  Value finalM = mlx::emitCombine(b, *cm.reduction, initialValue(max), m);
   scalars[max] = finalM;
   Value total = mlx::emitCombine(
-      b, *chain.ops[sum].reduction, initialOf(sum),
+      b, *chain.ops[sum].reduction, initialValue(sum),
       arith::MulFOp::create(b, loc, s,
                             rescale(reference(m), reference(finalM))));
   // A row whose max is -inf: the two-pass sum of exp(h - -inf) is NaN (or
@@ -1006,16 +974,18 @@ void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
         b, r, total,
         memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(w)}));
   // Fold in the starting value of the output element.
-  OpOperand *init = generic.getDpsInitOperand(0);
+  scalars[index] = mlx::emitCombine(b, r, initialValue(index), total);
+}
+
+Value ChainEmitter::initialValue(int index) {
+  ChainOp &c = chain.ops[index];
+  OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
   int producer = c.producers[init->getOperandNumber()];
-  Value initial;
   if (producer < 0)
-    initial = load(c, *init, loopIndices(c, cst(0)));
-  else if (chain.ops[producer].kind == ChainOp::Fill)
-    initial = cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
-  else
-    initial = scalars.lookup(producer);
-  scalars[index] = mlx::emitCombine(b, r, initial, total);
+    return load(c, *init, loopIndices(c, cst(0)));
+  if (chain.ops[producer].kind == ChainOp::Fill)
+    return cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
+  return scalars.lookup(producer);
 }
 
 void ChainEmitter::emit() {

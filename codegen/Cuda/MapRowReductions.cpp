@@ -170,23 +170,27 @@ Value mlx::emitCombine(OpBuilder &b, const RowReduction &r, Value a,
   return map.lookup(r.combined);
 }
 
+Value mlx::emitShuffleXor(OpBuilder &b, Location loc, Value value,
+                          int64_t offset) {
+  Type type = value.getType();
+  bool widen = type.isF16() || type.isBF16();
+  Value sent =
+      widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), value) : value;
+  Value other =
+      gpu::ShuffleOp::create(
+          b, loc, sent, arith::ConstantIntOp::create(b, loc, offset, 32),
+          arith::ConstantIntOp::create(b, loc, kWarpSize, 32),
+          gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+  return widen ? arith::TruncFOp::create(b, loc, type, other).getResult()
+               : other;
+}
+
 Value mlx::emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
                              Value partial, Value &hasBits) {
-  Value width = arith::ConstantIntOp::create(b, loc, kWarpSize, 32);
-  Type type = partial.getType();
-  bool widen = type.isF16() || type.isBF16();
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    Value sent = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), partial)
-                       : partial;
-    Value other =
-        gpu::ShuffleOp::create(b, loc, sent, off, width, gpu::ShuffleMode::XOR)
-            .getShuffleResult();
-    if (widen)
-      other = arith::TruncFOp::create(b, loc, type, other);
-    Value otherBits = gpu::ShuffleOp::create(b, loc, hasBits, off, width,
-                                             gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
+    Value other = emitShuffleXor(b, loc, partial, offset);
+    Value otherBits = emitShuffleXor(b, loc, hasBits, offset);
     Value otherHas = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
     Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
     Value merged = emitCombine(b, r, partial, other);

@@ -1,4 +1,5 @@
-//===- RowReduction.h - row reductions of the CUDA path ------------*- C++ -*-===//
+//===- RowReduction.h - row reductions of the CUDA path ------------*- C++
+//-*-===//
 //
 // The matcher shared by mlxc-map-row-reductions (a reduction alone, one warp
 // per row) and mlxc-fuse-row-kernels (a chain of reductions and elementwise
@@ -37,6 +38,10 @@ std::optional<RowReduction> matchRowReduction(linalg::GenericOp op);
 
 /// Emits C(a, b): the combiner cloned with out -> a and v -> b.
 Value emitCombine(OpBuilder &b, const RowReduction &r, Value a, Value bValue);
+
+/// The value of the lane `offset` away (xor) in the warp; f16 and bf16
+/// travel as f32 (the shuffle moves 32 bits; the round trip is exact).
+Value emitShuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 
 /// Merges the partials of a warp's 32 lanes with xor shuffles: every lane
 /// ends with the warp's total. `hasBits` (i32, 0 or 1) marks the lanes

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ShapeUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -23,18 +24,10 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlir::mlx::getElementBytes;
 
 /// Bytes each thread moves for its widest operand.
 static constexpr int64_t kAccessBytes = 16;
-
-/// Bytes of one element in memory, or 0 where a vector access would not be
-/// byte-addressed (i1 vectors are bit-packed; index has no fixed size).
-static int64_t getElementBytes(Type type) {
-  if (!isa<IntegerType, FloatType>(type))
-    return 0;
-  unsigned bits = type.getIntOrFloatBitWidth();
-  return bits >= 8 && bits % 8 == 0 ? bits / 8 : 0;
-}
 
 /// Whether the buffer behind `value` starts at an address aligned to
 /// `bytes`: graph arguments and allocations are (the runtime hands out

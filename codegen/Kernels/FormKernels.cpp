@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ShapeUtils.h"
 
 #include "Kernel/KernelOps.h"
 
@@ -39,6 +40,7 @@ namespace mlir::mlx {
 
 using namespace mlir;
 using kernel::Strategy;
+using mlx::dropUnitDims;
 
 namespace {
 
@@ -49,14 +51,6 @@ struct Group {
   SmallVector<int64_t> rows; ///< Row groups: row loop sizes, unit dims dropped.
   int64_t columns = 0;
 };
-
-SmallVector<int64_t> dropUnitDims(ArrayRef<int64_t> sizes) {
-  SmallVector<int64_t> kept;
-  for (int64_t size : sizes)
-    if (size != 1)
-      kept.push_back(size);
-  return kept;
-}
 
 bool isProduct(Operation *op) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
