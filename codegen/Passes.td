@@ -260,6 +260,50 @@ def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def MlxcOutlineCpuKernels : Pass<"mlxc-outline-cpu-kernels",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Make each kernel of the CPU variant a function of its own";
+  let description = [{
+    Runs on memrefs before linalg becomes loops. The ops of each kernel
+    (those tagged with one `kernel.id` by `mlxc-inline-kernels`; an untagged
+    linalg op is a kernel alone) move into a private function marked
+    `mlx.cpu_kernel` and `noinline`, called where the last of them was. Its
+    parameters are the buffers the ops use, traced back through their views
+    to the allocation or argument they view (the views are rebuilt inside),
+    and the scalars defined outside; constants are cloned in. The ops of a
+    kernel move past the ops between them only when those touch no memory;
+    otherwise the kernel is split there. A kernel that uses a buffer without
+    a static layout stays inline.
+
+    LLVM then optimizes one small function per kernel instead of one
+    function holding every loop nest of the model, and `mlxc-dedup-kernels`
+    can share one function among equal kernels (a model's layers).
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def MlxcDedupKernels : Pass<"mlxc-dedup-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile structurally equal kernels once";
+  let description = [{
+    The layers of a model make the same kernels again and again: equal
+    bodies, types and launch bounds that differ only in the buffers they are
+    launched with. This pass keeps one of each class and retargets the
+    others' uses to it:
+    - GPU kernels (`gpu.func` with `gpu.kernel` in one `gpu.module`): the
+      `gpu.launch_func` ops;
+    - outlined CPU kernels (private `func.func` marked `mlx.cpu_kernel`, made
+      by `mlxc-outline-cpu-kernels`): the `func.call` ops.
+    Two kernels are equal when their generic printed forms are, names aside
+    (attributes, types, constants and block structure all count; locations
+    do not). The first kernel of a class in program order is kept, so the
+    result is deterministic.
+  }];
+  let statistics = [
+    Statistic<"numErased", "erased", "Kernels replaced by an equal one">,
+  ];
+}
+
 def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
   let summary = "Elementwise fusion that leaves matrix products alone";
   let description = [{

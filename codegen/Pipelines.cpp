@@ -39,6 +39,9 @@ std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
          (matmulCalls ? "mlxc-matmul-to-runtime," : "") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.
          "mlxc-copy-to-linalg,"
+         // One function per kernel, equal ones shared: LLVM's work stays
+         // linear in the model.
+         "mlxc-outline-cpu-kernels,mlxc-dedup-kernels,"
          "convert-linalg-to-loops,expand-strided-metadata,lower-affine,"
          "convert-scf-to-cf,"
          // ipowi and friends have no LLVM intrinsic: expand them to functions;
@@ -65,7 +68,7 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
          "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-         "mlxc-merge-gpu-modules,canonicalize," +
+         "mlxc-merge-gpu-modules,canonicalize,mlxc-dedup-kernels," +
          "func.func(mlx-memory-placement{prefetch=" +
          std::string(prefetch ? "true" : "false") +
          " stream-io=" + (streamIO ? "true" : "false") + "})";

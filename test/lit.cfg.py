@@ -15,6 +15,10 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
                    "gpu", "tools", "Unit", "Runtime"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+
+# mlxc's object cache: the tests' own, not the user's.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
+                                                    "xdg-cache")
 config.substitutions.append(("%mlxc_src_root", config.mlxc_src_root))
 config.substitutions.append(("%mlxc_obj_root", config.mlxc_obj_root))
 config.substitutions.append(("%python", config.python_executable))

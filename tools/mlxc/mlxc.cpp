@@ -15,6 +15,7 @@
 #include "codegen/Kernels/KernelGraph.h"
 #include "codegen/Pipelines.h"
 #include "codegen/Target/ObjectFile.h"
+#include "codegen/Target/SplitCompile.h"
 #include "importers/Mlxfn/MlxfnImporter.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,6 +36,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -125,6 +127,23 @@ static cl::opt<std::string> runtimeDir(
     cl::desc("Folder with libmlxrt.a and libmlxrt_main.a (default: ../lib "
              "beside mlxc)"),
     cl::cat(category));
+
+static cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Folder of the compiled-object cache, shared by every compile "
+             "(default $XDG_CACHE_HOME/mlxc or ~/.cache/mlxc)"),
+    cl::value_desc("path"), cl::cat(category));
+static cl::opt<bool> noCache("no-cache",
+                             cl::desc("Neither read nor fill the cache"),
+                             cl::cat(category));
+static cl::opt<bool> cacheReport(
+    "cache-report",
+    cl::desc("Say how many objects came from the cache and how many were "
+             "compiled"),
+    cl::cat(category));
+static cl::opt<unsigned>
+    jobs("j", cl::desc("Threads for LLVM's work (default: every core)"),
+         cl::value_desc("N"), cl::init(0), cl::cat(category));
 
 static cl::opt<bool> quiet(
     "quiet",
@@ -293,8 +312,8 @@ static LogicalResult moveIntoPlace(StringRef temp, StringRef path) {
 
 /// Links `object` with the runtime into `output` (through a temporary file,
 /// so that a failed link leaves nothing behind).
-static LogicalResult linkExecutable(StringRef object, StringRef output,
-                                    StringRef libDir) {
+static LogicalResult linkExecutable(ArrayRef<std::string> objects,
+                                    StringRef output, StringRef libDir) {
   ErrorOr<std::string> cc = sys::findProgramByName("cc");
   if (!cc) {
     errs() << "mlxc: error: no system linker driver 'cc' on PATH\n";
@@ -310,8 +329,9 @@ static LogicalResult linkExecutable(StringRef object, StringRef output,
       return failure();
     }
   std::string temp = (output + ".tmp").str();
-  SmallVector<StringRef> args = {*cc,   "-o",  temp,   object, mainLib,
-                                 rtLib, "-lz", "-ldl", "-lm",  "-pthread"};
+  SmallVector<StringRef> args = {*cc, "-o", temp};
+  args.append(objects.begin(), objects.end());
+  args.append({mainLib, rtLib, "-lz", "-ldl", "-lm", "-pthread"});
   for (const std::string &arg : linkArgs)
     args.push_back(arg);
   std::string message;
@@ -378,9 +398,9 @@ static FailureOr<std::string> findPtxas() {
 
 /// Writes `library` (an archive of the object) and its C header beside it
 /// (libX.a -> X.h), both through temporary files.
-static LogicalResult
-writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
-             llvm::function_ref<LogicalResult(StringRef)> writeObject) {
+static LogicalResult writeLibrary(StringRef library,
+                                  const mlx::ProgramSignature &signature,
+                                  ArrayRef<std::string> objects) {
   if (!StringRef(library).ends_with(".a")) {
     errs() << "mlxc: error: --emit=lib writes a static library; name it "
               "lib<name>.a, got '"
@@ -392,18 +412,10 @@ writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
     errs() << "mlxc: error: no 'ar' on PATH to build " << library << "\n";
     return failure();
   }
-  SmallString<128> object;
-  if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
-    errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
-           << "\n";
-    return failure();
-  }
-  llvm::FileRemover removeObject(object);
-  if (failed(writeObject(object)))
-    return failure();
   std::string temp = (library + ".tmp").str();
   sys::fs::remove(temp);
-  SmallVector<StringRef> args = {*ar, "rcs", temp, object};
+  SmallVector<StringRef> args = {*ar, "rcs", temp};
+  args.append(objects.begin(), objects.end());
   std::string message;
   if (sys::ExecuteAndWait(*ar, args, std::nullopt, {}, 0, 0, &message) != 0) {
     sys::fs::remove(temp);
@@ -514,6 +526,105 @@ static LogicalResult writeKernelGraph(func::FuncOp graph,
     mlx::printKernelGraph(graph, options, os);
     return success();
   });
+}
+
+/// Everything besides the IR that decides an object's bytes: the LLVM,
+/// the target and this very mlxc (its size and time: a rebuilt compiler
+/// never reuses another's objects).
+static std::string getObjectOptionsKey(const char *argv0,
+                                       TargetMachine &machine) {
+  std::string key = "mlxc-objects-1 " MLXC_VERSION " LLVM " LLVM_VERSION_STRING;
+  key += " " + machine.getTargetTriple().str() + " " +
+         machine.getTargetCPU().str() + " " +
+         machine.getTargetFeatureString().str();
+  std::string exe = sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&getObjectOptionsKey));
+  sys::fs::file_status status;
+  if (!sys::fs::status(exe, status))
+    key += " " + exe + " " + std::to_string(status.getSize()) + " " +
+           std::to_string(
+               status.getLastModificationTime().time_since_epoch().count());
+  return key;
+}
+
+/// Compiles the program's units to objects (kernels apart, from the cache
+/// where it has them) and links them with the runtime (--emit=exe) or
+/// archives them (--emit=lib).
+static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
+                                    SmallVectorImpl<mlx::CompileUnit> &units,
+                                    StringRef optionsKey,
+                                    const mlx::ProgramSignature &signature,
+                                    const char *argv0, TimingScope &timing) {
+  mlx::CompileUnit program;
+  program.modules.push_back(module);
+  mlx::computeUnitKey(program, optionsKey);
+  units.insert(units.begin(), std::move(program));
+  if (cudaModule) {
+    // The CUDA variant's host code is a schedule of launches: code
+    // generation only (at O3, one straight-line function of thousands of
+    // launches cost seconds in the SLP vectorizer alone).
+    mlx::CompileUnit schedule;
+    schedule.modules.push_back(cudaModule);
+    schedule.optimize = false;
+    mlx::computeUnitKey(schedule, (optionsKey + " O0").str());
+    units.insert(units.begin() + 1, std::move(schedule));
+  }
+
+  mlx::CompileOptions options;
+  options.makeMachine = [&]() -> std::unique_ptr<TargetMachine> {
+    auto machine = mlx::createHostTargetMachine(module, hostCpu);
+    return succeeded(machine) ? std::move(*machine) : nullptr;
+  };
+  if (!noCache)
+    options.cacheDir =
+        cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
+  options.threads = jobs ? unsigned(jobs)
+                         : llvm::hardware_concurrency().compute_thread_count();
+  {
+    TimingScope t = phase(timing, "LLVM optimization and code generation");
+    if (failed(mlx::compileUnits(module, units, options)))
+      return failure();
+  }
+  if (cacheReport) {
+    unsigned reused = llvm::count_if(
+        units, [](const mlx::CompileUnit &unit) { return unit.cached; });
+    errs() << "mlxc: object cache "
+           << (options.cacheDir.empty() ? "off" : options.cacheDir) << ": "
+           << reused << " of " << units.size() << " objects reused, "
+           << units.size() - reused << " compiled\n";
+  }
+
+  // The objects go to temporary files for the linker or the archiver.
+  SmallVector<std::string> paths;
+  std::vector<llvm::FileRemover> removers;
+  removers.reserve(units.size());
+  for (mlx::CompileUnit &unit : units) {
+    SmallString<128> path;
+    int fd;
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("mlxc", "o", fd, path)) {
+      errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
+             << "\n";
+      return failure();
+    }
+    removers.emplace_back(path);
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << unit.object;
+    os.close();
+    if (os.has_error()) {
+      errs() << "mlxc: error: cannot write " << path << ": "
+             << os.error().message() << "\n";
+      os.clear_error();
+      return failure();
+    }
+    paths.push_back(std::string(path));
+  }
+  if (emit == Emit::Lib)
+    return writeLibrary(outputPathFor(Emit::Lib), signature, paths);
+  TimingScope t = phase(timing, "link with the runtime");
+  return linkExecutable(paths, outputPathFor(Emit::Exe),
+                        runtimeDir.empty() ? defaultRuntimeDir(argv0)
+                                           : std::string(runtimeDir));
 }
 
 static LogicalResult compile(ModuleOp module, const char *argv0,
@@ -682,12 +793,23 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
          failed(mlx::addTypedEntryPoint(module, *signature))))
       return failure();
   }
+  // Executables and libraries are built from several objects: each CPU
+  // kernel apart (cached, on every core), then the rest. The emits of one
+  // module (llvm, obj) keep it whole.
+  bool split = emit == Emit::Exe || emit == Emit::Lib;
+  std::string optionsKey = getObjectOptionsKey(argv0, **machine);
+  SmallVector<mlx::CompileUnit> units;
+  if (split)
+    units = mlx::extractKernelUnits(module, optionsKey);
   LLVMContext llvmContext;
-  TimingScope translateTiming = phase(timing, "translate to LLVM IR (cpu)");
-  auto llvmModule = mlx::translateToLLVMIR(module, llvmContext, **machine);
-  translateTiming.stop();
-  if (failed(llvmModule))
-    return failure();
+  FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
+      std::unique_ptr<llvm::Module>();
+  if (!split) {
+    TimingScope t = phase(timing, "translate to LLVM IR (cpu)");
+    llvmModule = mlx::translateToLLVMIR(module, llvmContext, **machine);
+    if (failed(llvmModule))
+      return failure();
+  }
   if (cuda) {
     {
       TimingScope t = phase(timing, "kernels and memory plan (cuda)");
@@ -723,13 +845,20 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return success();
       });
     }
-    TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
-    auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
-    if (failed(cudaLLVM))
-      return failure();
-    if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
-      return module.emitError() << "linking the CPU and CUDA variants failed";
+    if (!split) {
+      TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
+      auto cudaLLVM =
+          mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
+      if (failed(cudaLLVM))
+        return failure();
+      if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
+        return module.emitError() << "linking the CPU and CUDA variants failed";
+    }
   }
+  if (split)
+    return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), units,
+                          optionsKey, *signature, argv0, timing);
+
   {
     TimingScope t = phase(timing, "LLVM optimization (O3)");
     if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
@@ -741,57 +870,36 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return success();
     });
 
-  auto writeObject = [&](StringRef path) -> LogicalResult {
-    TimingScope t = phase(timing, "LLVM code generation");
-    if (path == "-") {
-      // Object emission seeks: build it in memory, then stream it.
-      SmallVector<char, 0> buffer;
-      raw_svector_ostream os(buffer);
-      if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, os)))
-        return failure();
-      outs().write(buffer.data(), buffer.size());
-      outs().flush();
-      return success(!outs().has_error());
-    }
-    std::error_code ec;
-    ToolOutputFile out(path, ec, sys::fs::OF_None);
-    if (ec) {
-      errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
-             << "\n";
+  TimingScope t = phase(timing, "LLVM code generation");
+  std::string path = outputPathFor(Emit::Obj);
+  if (path == "-") {
+    // Object emission seeks: build it in memory, then stream it.
+    SmallVector<char, 0> buffer;
+    raw_svector_ostream os(buffer);
+    if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, os)))
       return failure();
-    }
-    if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, out.os())))
-      return failure();
-    out.os().close();
-    if (out.os().has_error()) {
-      errs() << "mlxc: error: cannot write " << path << ": "
-             << out.os().error().message() << "\n";
-      out.os().clear_error();
-      return failure();
-    }
-    out.keep();
-    return success();
-  };
-  if (emit == Emit::Obj)
-    return writeObject(outputPathFor(Emit::Obj));
-
-  if (emit == Emit::Lib)
-    return writeLibrary(outputPathFor(Emit::Lib), *signature, writeObject);
-
-  std::string output = outputPathFor(Emit::Exe);
-  SmallString<128> object;
-  if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
-    errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
+    outs().write(buffer.data(), buffer.size());
+    outs().flush();
+    return success(!outs().has_error());
+  }
+  std::error_code ec;
+  ToolOutputFile out(path, ec, sys::fs::OF_None);
+  if (ec) {
+    errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
            << "\n";
     return failure();
   }
-  llvm::FileRemover removeObject(object);
-  if (failed(writeObject(object)))
+  if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, out.os())))
     return failure();
-  TimingScope t = phase(timing, "link with the runtime");
-  return linkExecutable(object, output,
-                        runtimeDir.empty() ? defaultRuntimeDir(argv0)
-                                           : std::string(runtimeDir));
+  out.os().close();
+  if (out.os().has_error()) {
+    errs() << "mlxc: error: cannot write " << path << ": "
+           << out.os().error().message() << "\n";
+    out.os().clear_error();
+    return failure();
+  }
+  out.keep();
+  return success();
 }
 
 /// Prints `file:F:T: error: message [MLX primitive P]` for a diagnostic

@@ -1,0 +1,285 @@
+//===- SplitCompile.cpp - kernels compiled apart, cached, in parallel -----===//
+
+#include "codegen/Target/SplitCompile.h"
+
+#include "codegen/Target/ObjectFile.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+static bool isLocal(LLVM::Linkage linkage) {
+  return linkage == LLVM::Linkage::Private ||
+         linkage == LLVM::Linkage::Internal ||
+         linkage == LLVM::Linkage::Linkonce ||
+         linkage == LLVM::Linkage::LinkonceODR;
+}
+
+/// Drops a function's body, keeping its declaration.
+static void dropBody(LLVM::LLVMFuncOp func) {
+  func.getBody().dropAllReferences();
+  func.getBody().getBlocks().clear();
+}
+
+static std::string sha256Hex(StringRef text) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true);
+}
+
+static std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags()
+                        .enableDebugInfo(false)
+                        .elideLargeElementsAttrs(1ull << 62)
+                        .useLocalScope());
+  return text;
+}
+
+void mlx::computeUnitKey(CompileUnit &unit, StringRef optionsKey) {
+  std::string text = optionsKey.str();
+  for (ModuleOp module : unit.modules)
+    text += "\n//--\n" + printModule(module);
+  unit.key = sha256Hex(text);
+}
+
+/// Collects what `kernel` needs in a module of its own: the functions it
+/// calls, with bodies when they are private helpers. Fails on a reference
+/// to anything but a function.
+static LogicalResult collectClosure(LLVM::LLVMFuncOp kernel,
+                                    SymbolTable &symbols,
+                                    llvm::SetVector<Operation *> &needed) {
+  SmallVector<Operation *> worklist = {kernel};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    bool ok = true;
+    op->walk([&](Operation *nested) {
+      nested->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+        if (nested == op &&
+            ref.getRootReference() == cast<SymbolOpInterface>(op).getNameAttr())
+          return;
+        auto callee = dyn_cast_if_present<LLVM::LLVMFuncOp>(
+            symbols.lookup(ref.getRootReference()));
+        if (!callee) {
+          ok = false;
+          return;
+        }
+        if (needed.insert(callee) && !callee.isExternal() &&
+            isLocal(callee.getLinkage()))
+          worklist.push_back(callee);
+      });
+    });
+    if (!ok)
+      return failure();
+  }
+  return success();
+}
+
+SmallVector<CompileUnit> mlx::extractKernelUnits(ModuleOp module,
+                                                 StringRef optionsKey) {
+  SymbolTable symbols(module);
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (func->hasAttr("mlx.cpu_kernel") && !func.isExternal())
+      kernels.push_back(func);
+
+  SmallVector<CompileUnit> units;
+  DenseMap<StringAttr, StringAttr> renamed;
+  MLIRContext *ctx = module.getContext();
+  for (LLVM::LLVMFuncOp kernel : kernels) {
+    llvm::SetVector<Operation *> needed;
+    if (failed(collectClosure(kernel, symbols, needed)))
+      continue;
+    OwningOpRef<ModuleOp> unitModule = ModuleOp::create(module.getLoc());
+    (*unitModule)->setAttrs(module->getAttrDictionary());
+    OpBuilder b = OpBuilder::atBlockEnd(unitModule->getBody());
+    for (Operation *op : needed) {
+      auto func = cast<LLVM::LLVMFuncOp>(b.clone(*op));
+      if (func.isExternal())
+        continue;
+      if (isLocal(func.getLinkage())) {
+        func.setLinkage(LLVM::Linkage::Internal);
+        continue;
+      }
+      // Another public function: declared only.
+      dropBody(func);
+    }
+    auto copy = cast<LLVM::LLVMFuncOp>(b.clone(*kernel));
+    // The name follows the text (with a fixed name in it): equal kernels
+    // of different programs share one object.
+    copy.setSymName("mlxc_kernel");
+    std::string hash =
+        sha256Hex(printModule(*unitModule) + "\n" + optionsKey.str());
+    auto name = StringAttr::get(ctx, "mlxc_k_" + hash.substr(0, 24));
+    copy.setSymNameAttr(name);
+    copy.setLinkage(LLVM::Linkage::WeakODR);
+    copy.setVisibility_(LLVM::Visibility::Hidden);
+    renamed[kernel.getSymNameAttr()] = name;
+
+    kernel.setSymNameAttr(name);
+    dropBody(kernel);
+    kernel.setLinkage(LLVM::Linkage::External);
+    kernel.setVisibility_(LLVM::Visibility::Hidden);
+
+    CompileUnit unit;
+    unit.key = hash;
+    unit.modules.push_back(*unitModule);
+    unit.owned.push_back(std::move(unitModule));
+    units.push_back(std::move(unit));
+  }
+  if (renamed.empty())
+    return units;
+  module.walk([&](LLVM::CallOp call) {
+    if (auto callee = call.getCalleeAttr())
+      if (auto it = renamed.find(callee.getAttr()); it != renamed.end())
+        call.setCalleeAttr(FlatSymbolRefAttr::get(it->second));
+  });
+  module.walk([&](LLVM::AddressOfOp address) {
+    if (auto it = renamed.find(address.getGlobalNameAttr().getAttr());
+        it != renamed.end())
+      address.setGlobalNameAttr(FlatSymbolRefAttr::get(it->second));
+  });
+  return units;
+}
+
+std::string mlx::getDefaultCacheDir() {
+  SmallString<256> dir;
+  if (!llvm::sys::path::cache_directory(dir))
+    return "";
+  llvm::sys::path::append(dir, "mlxc");
+  return std::string(dir);
+}
+
+static std::string cachePath(StringRef dir, StringRef key) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, key.take_front(2), key + ".o");
+  return std::string(path);
+}
+
+/// An object from the cache, or nothing when there is none (or only a
+/// truncated or foreign file).
+static std::optional<std::string> readCached(StringRef dir, StringRef key) {
+  auto buffer = llvm::MemoryBuffer::getFile(cachePath(dir, key));
+  if (!buffer || !(*buffer)->getBuffer().starts_with("\x7f"
+                                                     "ELF"))
+    return std::nullopt;
+  return (*buffer)->getBuffer().str();
+}
+
+/// Stores an object: written beside, then renamed into place, so that a
+/// concurrent compile never reads half a file. A cache that cannot be
+/// written costs time only.
+static void writeCached(StringRef dir, StringRef key, StringRef object) {
+  std::string path = cachePath(dir, key);
+  if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
+    return;
+  SmallString<256> temp;
+  int fd;
+  if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temp))
+    return;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << object;
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temp);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(temp, path))
+    llvm::sys::fs::remove(temp);
+}
+
+LogicalResult mlx::compileUnits(ModuleOp anchor,
+                                MutableArrayRef<CompileUnit> units,
+                                const CompileOptions &options) {
+  struct Job {
+    CompileUnit *unit;
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    std::unique_ptr<llvm::TargetMachine> machine;
+    bool failed = false;
+  };
+  std::vector<Job> jobs;
+  for (CompileUnit &unit : units) {
+    if (!options.cacheDir.empty())
+      if (std::optional<std::string> object =
+              readCached(options.cacheDir, unit.key)) {
+        unit.object = std::move(*object);
+        unit.cached = true;
+        continue;
+      }
+    // Translation uses the MLIR context: it stays on this thread.
+    Job job;
+    job.unit = &unit;
+    job.context = std::make_unique<llvm::LLVMContext>();
+    job.machine = options.makeMachine();
+    if (!job.machine)
+      return anchor.emitError() << "cannot create a host target machine";
+    for (ModuleOp module : unit.modules) {
+      auto translated = translateToLLVMIR(module, *job.context, *job.machine);
+      if (failed(translated))
+        return failure();
+      if (!job.module) {
+        job.module = std::move(*translated);
+        continue;
+      }
+      if (llvm::Linker::linkModules(*job.module, std::move(*translated)))
+        return anchor.emitError() << "linking the program's modules failed";
+    }
+    jobs.push_back(std::move(job));
+  }
+  // The biggest first: the pool's threads finish together.
+  llvm::stable_sort(jobs, [](const Job &a, const Job &b) {
+    return a.module->getInstructionCount() > b.module->getInstructionCount();
+  });
+  auto run = [&anchor](Job &job) {
+    if (!job.unit->optimize) {
+      job.machine->setOptLevel(llvm::CodeGenOptLevel::None);
+      if (llvm::Error err = lowerHostBFloat(*job.module)) {
+        anchor.emitError() << llvm::toString(std::move(err));
+        job.failed = true;
+        return;
+      }
+    } else if (failed(optimizeModule(anchor, *job.module, *job.machine))) {
+      job.failed = true;
+      return;
+    }
+    SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    if (failed(writeObjectFile(anchor, *job.module, *job.machine, os))) {
+      job.failed = true;
+      return;
+    }
+    job.unit->object.assign(buffer.begin(), buffer.end());
+    job.module.reset();
+  };
+  if (options.threads <= 1 || jobs.size() <= 1) {
+    for (Job &job : jobs)
+      run(job);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
+    for (Job &job : jobs)
+      pool.async([&run, &job] { run(job); });
+    pool.wait();
+  }
+  for (Job &job : jobs) {
+    if (job.failed)
+      return failure();
+    if (!options.cacheDir.empty())
+      writeCached(options.cacheDir, job.unit->key, job.unit->object);
+  }
+  return success();
+}

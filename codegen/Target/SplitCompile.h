@@ -1,0 +1,74 @@
+//===- SplitCompile.h - kernels compiled apart, cached, in parallel -*- C++
+//-*-===//
+//
+// The CPU variant's kernels (functions marked `mlx.cpu_kernel`) leave the
+// host module before LLVM sees it: each becomes a small module of its own,
+// named by a hash of its text, compiled to an object file on a thread pool
+// and kept in an on-disk cache under that hash. The rest of the program (the
+// graphs, the entry points, the GPU binaries) is one more such module.
+// LLVM's work is then linear in the number of distinct kernels, uses every
+// core, and an unchanged kernel is never compiled twice.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_TARGET_SPLITCOMPILE_H
+#define MLXC_CODEGEN_TARGET_SPLITCOMPILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mlir::mlx {
+
+/// One module to compile to one object file.
+struct CompileUnit {
+  /// What the object depends on: the LLVM-dialect text of the module(s)
+  /// and every option that changes the code.
+  std::string key;
+  /// The modules (linked into one LLVM module) to compile on a miss.
+  SmallVector<ModuleOp, 2> modules;
+  /// Those of them the unit owns (a kernel's).
+  SmallVector<OwningOpRef<ModuleOp>, 1> owned;
+  /// The object file, filled by compileUnits.
+  std::string object;
+  bool cached = false;
+  /// Whether LLVM optimizes it (O3) or only generates code (O0: schedules
+  /// of launches, where optimizing buys nothing).
+  bool optimize = true;
+};
+
+/// Moves every `mlx.cpu_kernel` llvm.func of `module` (an LLVM-dialect
+/// module) into a unit of its own, with the declarations and private
+/// helpers it uses. The kernel is renamed `mlxc_k_<hash>` (weak_odr,
+/// hidden) after its text, and `module` keeps a declaration. A kernel that
+/// uses a global variable stays in `module`.
+SmallVector<CompileUnit> extractKernelUnits(ModuleOp module,
+                                            StringRef optionsKey);
+
+/// Completes `unit.key` from its modules' text and `optionsKey`.
+void computeUnitKey(CompileUnit &unit, StringRef optionsKey);
+
+struct CompileOptions {
+  /// Makes a target machine (one per thread: they are not shared).
+  std::function<std::unique_ptr<llvm::TargetMachine>()> makeMachine;
+  /// Folder of the object cache; empty: no cache.
+  std::string cacheDir;
+  unsigned threads = 1;
+};
+
+/// Fills every unit's object: from the cache, or by translating, optimizing
+/// (O3) and compiling its modules, `options.threads` units at a time, then
+/// storing the object in the cache. Fails with an error at `anchor`.
+LogicalResult compileUnits(ModuleOp anchor, MutableArrayRef<CompileUnit> units,
+                           const CompileOptions &options);
+
+/// The default cache folder: $XDG_CACHE_HOME/mlxc, else ~/.cache/mlxc.
+std::string getDefaultCacheDir();
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_TARGET_SPLITCOMPILE_H
