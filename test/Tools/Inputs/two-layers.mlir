@@ -1,0 +1,8 @@
+// Two equal layers: a product, then a softmax over its rows.
+func.func @layers(%x: tensor<4x16xf32> {mlx.name = "x"}, %w1: tensor<16x16xf32> {mlx.name = "w1"}, %w2: tensor<16x16xf32> {mlx.name = "w2"}) -> tensor<4x16xf32> {
+  %p1 = mlx.matmul %x, %w1 : tensor<4x16xf32>, tensor<16x16xf32>
+  %h1 = mlx.softmax %p1 {axes = array<i64: -1>, precise = true} : tensor<4x16xf32>
+  %p2 = mlx.matmul %h1, %w2 : tensor<4x16xf32>, tensor<16x16xf32>
+  %h2 = mlx.softmax %p2 {axes = array<i64: -1>, precise = true} : tensor<4x16xf32>
+  return %h2 : tensor<4x16xf32>
+}
