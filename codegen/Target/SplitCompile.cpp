@@ -13,7 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -202,17 +201,51 @@ static void writeCached(StringRef dir, StringRef key, StringRef object) {
     llvm::sys::fs::remove(temp);
 }
 
-LogicalResult mlx::compileUnits(ModuleOp anchor,
-                                MutableArrayRef<CompileUnit> units,
-                                const CompileOptions &options) {
-  struct Job {
-    CompileUnit *unit;
-    std::unique_ptr<llvm::LLVMContext> context;
-    std::unique_ptr<llvm::Module> module;
-    std::unique_ptr<llvm::TargetMachine> machine;
-    bool failed = false;
-  };
-  std::vector<Job> jobs;
+struct ObjectCompiler::Job {
+  CompileUnit *unit;
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  bool failed = false;
+};
+
+ObjectCompiler::ObjectCompiler(ModuleOp anchor, CompileOptions options)
+    : anchor(anchor), options(std::move(options)) {
+  if (this->options.threads > 1)
+    pool = std::make_unique<llvm::StdThreadPool>(
+        llvm::hardware_concurrency(this->options.threads));
+}
+
+ObjectCompiler::~ObjectCompiler() {
+  if (pool)
+    pool->wait();
+}
+
+/// O3 (or code generation only) and the object file, on any thread.
+static void compileJob(ModuleOp anchor, CompileUnit &unit, llvm::Module &module,
+                       llvm::TargetMachine &machine, bool &failed) {
+  if (!unit.optimize) {
+    machine.setOptLevel(llvm::CodeGenOptLevel::None);
+    if (llvm::Error err = lowerHostBFloat(module)) {
+      anchor.emitError() << llvm::toString(std::move(err));
+      failed = true;
+      return;
+    }
+  } else if (mlir::failed(optimizeModule(anchor, module, machine))) {
+    failed = true;
+    return;
+  }
+  SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  if (mlir::failed(writeObjectFile(anchor, module, machine, os))) {
+    failed = true;
+    return;
+  }
+  unit.object.assign(buffer.begin(), buffer.end());
+}
+
+LogicalResult ObjectCompiler::add(MutableArrayRef<CompileUnit> units) {
+  SmallVector<Job *> added;
   for (CompileUnit &unit : units) {
     if (!options.cacheDir.empty())
       if (std::optional<std::string> object =
@@ -221,8 +254,7 @@ LogicalResult mlx::compileUnits(ModuleOp anchor,
         unit.cached = true;
         continue;
       }
-    // Translation uses the MLIR context: it stays on this thread.
-    Job job;
+    Job &job = jobs.emplace_back();
     job.unit = &unit;
     job.context = std::make_unique<llvm::LLVMContext>();
     job.machine = options.makeMachine();
@@ -239,42 +271,29 @@ LogicalResult mlx::compileUnits(ModuleOp anchor,
       if (llvm::Linker::linkModules(*job.module, std::move(*translated)))
         return anchor.emitError() << "linking the program's modules failed";
     }
-    jobs.push_back(std::move(job));
+    added.push_back(&job);
   }
   // The biggest first: the pool's threads finish together.
-  llvm::stable_sort(jobs, [](const Job &a, const Job &b) {
-    return a.module->getInstructionCount() > b.module->getInstructionCount();
+  llvm::stable_sort(added, [](Job *a, Job *b) {
+    return a->module->getInstructionCount() > b->module->getInstructionCount();
   });
-  auto run = [&anchor](Job &job) {
-    if (!job.unit->optimize) {
-      job.machine->setOptLevel(llvm::CodeGenOptLevel::None);
-      if (llvm::Error err = lowerHostBFloat(*job.module)) {
-        anchor.emitError() << llvm::toString(std::move(err));
-        job.failed = true;
-        return;
-      }
-    } else if (failed(optimizeModule(anchor, *job.module, *job.machine))) {
-      job.failed = true;
-      return;
-    }
-    SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream os(buffer);
-    if (failed(writeObjectFile(anchor, *job.module, *job.machine, os))) {
-      job.failed = true;
-      return;
-    }
-    job.unit->object.assign(buffer.begin(), buffer.end());
-    job.module.reset();
-  };
-  if (options.threads <= 1 || jobs.size() <= 1) {
-    for (Job &job : jobs)
-      run(job);
-  } else {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.threads));
-    for (Job &job : jobs)
-      pool.async([&run, &job] { run(job); });
-    pool.wait();
+  for (Job *job : added) {
+    auto run = [anchor = anchor, job] {
+      compileJob(anchor, *job->unit, *job->module, *job->machine, job->failed);
+      job->module.reset();
+      job->context.reset();
+    };
+    if (pool)
+      pool->async(run);
+    else
+      run();
   }
+  return success();
+}
+
+LogicalResult ObjectCompiler::finish() {
+  if (pool)
+    pool->wait();
   for (Job &job : jobs) {
     if (job.failed)
       return failure();

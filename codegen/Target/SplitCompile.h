@@ -16,8 +16,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,7 +35,7 @@ struct CompileUnit {
   SmallVector<ModuleOp, 2> modules;
   /// Those of them the unit owns (a kernel's).
   SmallVector<OwningOpRef<ModuleOp>, 1> owned;
-  /// The object file, filled by compileUnits.
+  /// The object file, filled by ObjectCompiler.
   std::string object;
   bool cached = false;
   /// Whether LLVM optimizes it (O3) or only generates code (O0: schedules
@@ -60,11 +62,28 @@ struct CompileOptions {
   unsigned threads = 1;
 };
 
-/// Fills every unit's object: from the cache, or by translating, optimizing
-/// (O3) and compiling its modules, `options.threads` units at a time, then
-/// storing the object in the cache. Fails with an error at `anchor`.
-LogicalResult compileUnits(ModuleOp anchor, MutableArrayRef<CompileUnit> units,
-                           const CompileOptions &options);
+/// Fills units' objects: from the cache, or by translating, optimizing (O3)
+/// and compiling their modules on a pool of `options.threads` threads, then
+/// storing the objects in the cache. Units may be added while earlier ones
+/// compile (the caller lowers the CUDA variant meanwhile); they must stay
+/// where they are until finish().
+class ObjectCompiler {
+public:
+  ObjectCompiler(ModuleOp anchor, CompileOptions options);
+  ~ObjectCompiler();
+  /// Looks the units up in the cache and translates the others here (the
+  /// MLIR context stays on this thread); their compiles start at once.
+  LogicalResult add(MutableArrayRef<CompileUnit> units);
+  /// Waits for every compile; errors are reported at the anchor.
+  LogicalResult finish();
+
+private:
+  struct Job;
+  ModuleOp anchor;
+  CompileOptions options;
+  std::unique_ptr<llvm::StdThreadPool> pool;
+  std::deque<Job> jobs;
+};
 
 /// The default cache folder: $XDG_CACHE_HOME/mlxc, else ~/.cache/mlxc.
 std::string getDefaultCacheDir();

@@ -547,31 +547,11 @@ static std::string getObjectOptionsKey(const char *argv0,
   return key;
 }
 
-/// Compiles the program's units to objects (kernels apart, from the cache
-/// where it has them) and links them with the runtime (--emit=exe) or
-/// archives them (--emit=lib).
-static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
-                                    SmallVectorImpl<mlx::CompileUnit> &units,
-                                    StringRef optionsKey,
-                                    const mlx::ProgramSignature &signature,
-                                    const char *argv0, TimingScope &timing) {
-  mlx::CompileUnit program;
-  program.modules.push_back(module);
-  mlx::computeUnitKey(program, optionsKey);
-  units.insert(units.begin(), std::move(program));
-  if (cudaModule) {
-    // The CUDA variant's host code is a schedule of launches: code
-    // generation only (at O3, one straight-line function of thousands of
-    // launches cost seconds in the SLP vectorizer alone).
-    mlx::CompileUnit schedule;
-    schedule.modules.push_back(cudaModule);
-    schedule.optimize = false;
-    mlx::computeUnitKey(schedule, (optionsKey + " O0").str());
-    units.insert(units.begin() + 1, std::move(schedule));
-  }
-
+/// How objects are compiled: threads (-j), the cache (--cache-dir,
+/// --no-cache) and a host target machine per unit.
+static mlx::CompileOptions getCompileOptions(ModuleOp module) {
   mlx::CompileOptions options;
-  options.makeMachine = [&]() -> std::unique_ptr<TargetMachine> {
+  options.makeMachine = [module]() -> std::unique_ptr<TargetMachine> {
     auto machine = mlx::createHostTargetMachine(module, hostCpu);
     return succeeded(machine) ? std::move(*machine) : nullptr;
   };
@@ -580,16 +560,43 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
         cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
   options.threads = jobs ? unsigned(jobs)
                          : llvm::hardware_concurrency().compute_thread_count();
+  return options;
+}
+
+/// Compiles the program's own units (the CPU graph, and the CUDA schedule)
+/// beside the kernels already compiling, then links all the objects with
+/// the runtime (--emit=exe) or archives them (--emit=lib).
+static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
+                                    mlx::ObjectCompiler &compiler,
+                                    SmallVectorImpl<mlx::CompileUnit> &kernels,
+                                    StringRef optionsKey,
+                                    const mlx::ProgramSignature &signature,
+                                    const char *argv0, TimingScope &timing) {
+  SmallVector<mlx::CompileUnit, 2> units;
+  mlx::CompileUnit &program = units.emplace_back();
+  program.modules.push_back(module);
+  mlx::computeUnitKey(program, optionsKey);
+  if (cudaModule) {
+    // The CUDA variant's host code is a schedule of launches: code
+    // generation only (at O3, one straight-line function of thousands of
+    // launches cost seconds in the SLP vectorizer alone).
+    mlx::CompileUnit &schedule = units.emplace_back();
+    schedule.modules.push_back(cudaModule);
+    schedule.optimize = false;
+    mlx::computeUnitKey(schedule, (optionsKey + " O0").str());
+  }
   {
     TimingScope t = phase(timing, "LLVM optimization and code generation");
-    if (failed(mlx::compileUnits(module, units, options)))
+    if (failed(compiler.add(units)) || failed(compiler.finish()))
       return failure();
   }
+  for (mlx::CompileUnit &kernel : kernels)
+    units.push_back(std::move(kernel));
   if (cacheReport) {
     unsigned reused = llvm::count_if(
         units, [](const mlx::CompileUnit &unit) { return unit.cached; });
-    errs() << "mlxc: object cache "
-           << (options.cacheDir.empty() ? "off" : options.cacheDir) << ": "
+    std::string dir = getCompileOptions(module).cacheDir;
+    errs() << "mlxc: object cache " << (dir.empty() ? "off" : dir) << ": "
            << reused << " of " << units.size() << " objects reused, "
            << units.size() - reused << " compiled\n";
   }
@@ -799,8 +806,13 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   bool split = emit == Emit::Exe || emit == Emit::Lib;
   std::string optionsKey = getObjectOptionsKey(argv0, **machine);
   SmallVector<mlx::CompileUnit> units;
-  if (split)
+  // The kernels compile on the pool while the CUDA variant is lowered.
+  mlx::ObjectCompiler compiler(module, getCompileOptions(module));
+  if (split) {
     units = mlx::extractKernelUnits(module, optionsKey);
+    if (failed(compiler.add(units)))
+      return failure();
+  }
   LLVMContext llvmContext;
   FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
       std::unique_ptr<llvm::Module>();
@@ -856,8 +868,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     }
   }
   if (split)
-    return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), units,
-                          optionsKey, *signature, argv0, timing);
+    return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), compiler,
+                          units, optionsKey, *signature, argv0, timing);
 
   {
     TimingScope t = phase(timing, "LLVM optimization (O3)");
