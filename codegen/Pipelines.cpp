@@ -82,8 +82,7 @@ static std::string toolkitFromLibdevice(StringRef libdevicePath) {
       .str();
 }
 
-std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
-                                     StringRef cubinArch, StringRef ptxas) {
+std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
   return "lower-affine,convert-scf-to-cf,"
          "nvvm-attach-target{chip=" +
          chip.str() + " l=" + libdevicePath.str() +
@@ -105,10 +104,14 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,"
-         "gpu-to-llvm,"
-         // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
-         // by default): name the one the libdevice above came from.
-         "gpu-module-to-binary{format=isa toolkit=" +
+         "gpu-to-llvm";
+}
+
+std::string mlx::getCudaBinaryPipeline(StringRef libdevicePath,
+                                       StringRef cubinArch, StringRef ptxas) {
+  // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
+  // by default): name the one the libdevice above came from.
+  return "gpu-module-to-binary{format=isa toolkit=" +
          toolkitFromLibdevice(libdevicePath) + "}," +
          (cubinArch.empty() ? std::string()
                             : "mlxc-embed-cubin{arch=" + cubinArch.str() +

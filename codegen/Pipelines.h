@@ -41,13 +41,19 @@ std::string getCpuLLVMPipeline(bool matmulCalls = false);
 /// become cuBLASLt calls, then mlx-memory-placement.
 std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true);
 
-/// Outlined kernels -> LLVM dialect: kernels to PTX for `chip` with libdevice
-/// linked in; host code launches through the mgpu* functions of the runtime
-/// and allocates through `_mlir_memref_to_llvm_alloc` (unified memory).
-/// With `cubinArch` (e.g. sm_90), the module also gets a cubin for that
-/// architecture, assembled by `ptxas` from the PTX (mlxc-embed-cubin).
-std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath,
-                                StringRef cubinArch = "", StringRef ptxas = "");
+/// Outlined kernels -> LLVM dialect: kernels to NVVM for `chip`, with
+/// libdevice to be linked in; host code launches through the mgpu*
+/// functions of the runtime and allocates through
+/// `_mlir_memref_to_llvm_alloc` (unified memory).
+std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
+
+/// Then each gpu.module -> a gpu.binary of PTX, with `cubinArch` (e.g.
+/// sm_90) also a cubin for that architecture, assembled by `ptxas` from the
+/// PTX (mlxc-embed-cubin). Modules the kernel cache already turned into
+/// binaries stay as they are.
+std::string getCudaBinaryPipeline(StringRef libdevicePath,
+                                  StringRef cubinArch = "",
+                                  StringRef ptxas = "");
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing command-line options; with `timing`,

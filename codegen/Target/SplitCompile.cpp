@@ -4,6 +4,8 @@
 
 #include "codegen/Target/ObjectFile.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
@@ -160,9 +162,10 @@ std::string mlx::getDefaultCacheDir() {
   return std::string(dir);
 }
 
-static std::string cachePath(StringRef dir, StringRef key) {
+static std::string cachePath(StringRef dir, StringRef key,
+                             StringRef extension = ".o") {
   SmallString<256> path(dir);
-  llvm::sys::path::append(path, key.take_front(2), key + ".o");
+  llvm::sys::path::append(path, key.take_front(2), key + extension);
   return std::string(path);
 }
 
@@ -179,8 +182,9 @@ static std::optional<std::string> readCached(StringRef dir, StringRef key) {
 /// Stores an object: written beside, then renamed into place, so that a
 /// concurrent compile never reads half a file. A cache that cannot be
 /// written costs time only.
-static void writeCached(StringRef dir, StringRef key, StringRef object) {
-  std::string path = cachePath(dir, key);
+static void writeCached(StringRef dir, StringRef key, StringRef object,
+                        StringRef extension = ".o") {
+  std::string path = cachePath(dir, key, extension);
   if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
     return;
   SmallString<256> temp;
@@ -301,4 +305,111 @@ LogicalResult ObjectCompiler::finish() {
       writeCached(options.cacheDir, job.unit->key, job.unit->object);
   }
   return success();
+}
+
+/// A cached GPU binary: this line, then the gpu.binary's objects attribute.
+static constexpr llvm::StringLiteral kGpuBinaryHeader = "mlxc-gpu-binary-1\n";
+
+llvm::StringMap<std::string> mlx::loadGpuBinaries(ModuleOp module,
+                                                  StringRef cacheDir,
+                                                  StringRef optionsKey) {
+  llvm::StringMap<std::string> missing;
+  for (auto gpuModule :
+       llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    gpuModule->print(os, OpPrintingFlags()
+                             .enableDebugInfo(false)
+                             .elideLargeElementsAttrs(1ull << 62)
+                             .useLocalScope());
+    std::string key = sha256Hex(text + "\n" + optionsKey.str());
+    if (cacheDir.empty()) {
+      missing[gpuModule.getName()] = key;
+      continue;
+    }
+    auto buffer =
+        llvm::MemoryBuffer::getFile(cachePath(cacheDir, key, ".gpubin"));
+    ArrayAttr objects;
+    if (buffer && (*buffer)->getBuffer().starts_with(kGpuBinaryHeader)) {
+      StringRef body =
+          (*buffer)->getBuffer().drop_front(kGpuBinaryHeader.size());
+      // A damaged entry that still parses as something else is no binary.
+      objects = dyn_cast_if_present<ArrayAttr>(
+          parseAttribute(body, module.getContext()));
+      if (objects && !llvm::all_of(objects, llvm::IsaPred<gpu::ObjectAttr>))
+        objects = nullptr;
+    }
+    if (!objects) {
+      missing[gpuModule.getName()] = key;
+      continue;
+    }
+    OpBuilder b(gpuModule);
+    gpu::BinaryOp::create(b, gpuModule.getLoc(), gpuModule.getName(),
+                          gpuModule.getOffloadingHandlerAttr(), objects);
+    gpuModule.erase();
+  }
+  return missing;
+}
+
+void mlx::storeGpuBinaries(ModuleOp module,
+                           const llvm::StringMap<std::string> &keys,
+                           StringRef cacheDir) {
+  if (cacheDir.empty())
+    return;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    auto it = keys.find(binary.getName());
+    if (it == keys.end())
+      continue;
+    std::string text = kGpuBinaryHeader.str();
+    llvm::raw_string_ostream os(text);
+    binary.getObjectsAttr().print(os);
+    writeCached(cacheDir, it->second, text, ".gpubin");
+  }
+}
+
+std::string mlx::getCacheKey(StringRef text) { return sha256Hex(text); }
+
+/// A cached program: this line, the length of its notes and the notes, then
+/// one object key per line.
+static constexpr llvm::StringLiteral kProgramHeader = "mlxc-program-1\n";
+
+std::optional<SmallVector<std::string>>
+mlx::loadProgram(StringRef cacheDir, StringRef key, std::string &notes) {
+  if (cacheDir.empty())
+    return std::nullopt;
+  auto buffer =
+      llvm::MemoryBuffer::getFile(cachePath(cacheDir, key, ".program"));
+  if (!buffer)
+    return std::nullopt;
+  StringRef text = (*buffer)->getBuffer();
+  if (!text.consume_front(kProgramHeader))
+    return std::nullopt;
+  auto [length, rest] = text.split('\n');
+  size_t size;
+  if (length.getAsInteger(10, size) || rest.size() < size)
+    return std::nullopt;
+  notes = rest.take_front(size).str();
+  SmallVector<StringRef> keys;
+  rest.drop_front(size).split(keys, '\n', -1, /*KeepEmpty=*/false);
+  if (keys.empty())
+    return std::nullopt;
+  SmallVector<std::string> objects;
+  for (StringRef objectKey : keys) {
+    std::optional<std::string> object = readCached(cacheDir, objectKey);
+    if (!object)
+      return std::nullopt;
+    objects.push_back(std::move(*object));
+  }
+  return objects;
+}
+
+void mlx::storeProgram(StringRef cacheDir, StringRef key, StringRef notes,
+                       ArrayRef<CompileUnit> units) {
+  if (cacheDir.empty())
+    return;
+  std::string text = kProgramHeader.str() + std::to_string(notes.size()) +
+                     "\n" + notes.str();
+  for (const CompileUnit &unit : units)
+    text += unit.key + "\n";
+  writeCached(cacheDir, key, text, ".program");
 }

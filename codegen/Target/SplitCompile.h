@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -84,6 +85,28 @@ private:
   std::unique_ptr<llvm::StdThreadPool> pool;
   std::deque<Job> jobs;
 };
+
+/// The GPU side of the cache: each gpu.module whose binary the cache holds
+/// (under a hash of its NVVM text and `optionsKey`, which names libdevice,
+/// the cubin architecture and ptxas) becomes that gpu.binary. Returns the
+/// keys of the others by module name, for storeGpuBinaries once they are
+/// built.
+llvm::StringMap<std::string>
+loadGpuBinaries(ModuleOp module, StringRef cacheDir, StringRef optionsKey);
+void storeGpuBinaries(ModuleOp module, const llvm::StringMap<std::string> &keys,
+                      StringRef cacheDir);
+
+/// A cache key: the SHA-256 of `text`, in hex.
+std::string getCacheKey(StringRef text);
+
+/// The program level of the cache: a program's objects (by their keys) and
+/// the notes its compile printed, under a key of the program's input and
+/// options. load returns the objects' bytes, or nothing when the program or
+/// any of its objects is missing.
+std::optional<SmallVector<std::string>>
+loadProgram(StringRef cacheDir, StringRef key, std::string &notes);
+void storeProgram(StringRef cacheDir, StringRef key, StringRef notes,
+                  ArrayRef<CompileUnit> units);
 
 /// The default cache folder: $XDG_CACHE_HOME/mlxc, else ~/.cache/mlxc.
 std::string getDefaultCacheDir();

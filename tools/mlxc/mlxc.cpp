@@ -438,6 +438,10 @@ static LogicalResult writeLibrary(StringRef library,
 }
 
 /// Prints the memory plan mlx-memory-placement made for the graph.
+/// What the compile told the user (the memory plan): a program taken whole
+/// from the cache says it again.
+static std::string compileNotes;
+
 static void reportMemoryPlan(ModuleOp module,
                              const mlx::ProgramSignature &signature) {
   auto graph = module.lookupSymbol<func::FuncOp>(
@@ -446,16 +450,18 @@ static void reportMemoryPlan(ModuleOp module,
     auto attr = graph ? graph->getAttrOfType<IntegerAttr>(name) : nullptr;
     return attr ? attr.getInt() : 0;
   };
-  errs() << "mlxc: memory plan of '" << signature.entry
-         << "' (cuda): device arena " << get("mlx.device_arena_bytes")
-         << " bytes, unified arena " << get("mlx.unified_arena_bytes")
-         << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
-         << get("mlx.prefetches") << " prefetches, "
-         << get("mlx.streamed_buffers") << " buffers streamed from host memory"
-         << (graph && graph->hasAttr("mlx.capturable")
-                 ? ", capturable (CUDA graph)"
-                 : "")
-         << "\n";
+  llvm::raw_string_ostream notes(compileNotes);
+  notes << "mlxc: memory plan of '" << signature.entry
+        << "' (cuda): device arena " << get("mlx.device_arena_bytes")
+        << " bytes, unified arena " << get("mlx.unified_arena_bytes")
+        << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
+        << get("mlx.prefetches") << " prefetches, "
+        << get("mlx.streamed_buffers") << " buffers streamed from host memory"
+        << (graph && graph->hasAttr("mlx.capturable")
+                ? ", capturable (CUDA graph)"
+                : "")
+        << "\n";
+  errs() << compileNotes;
 }
 
 /// Refuses, before any work, an output the compile could not write or that
@@ -528,6 +534,19 @@ static LogicalResult writeKernelGraph(func::FuncOp graph,
   });
 }
 
+/// A file as the cache keys know it: path, size and modification time.
+static std::string fileIdentity(StringRef path) {
+  sys::fs::file_status status;
+  if (sys::fs::status(path, status))
+    return path.str();
+  return path.str() + " " + std::to_string(status.getSize()) + " " +
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
+}
+
+/// GPU binaries of this compile taken from the cache, and built.
+static unsigned gpuBinariesReused = 0, gpuBinariesBuilt = 0;
+
 /// Everything besides the IR that decides an object's bytes: the LLVM,
 /// the target and this very mlxc (its size and time: a rebuilt compiler
 /// never reuses another's objects).
@@ -537,14 +556,48 @@ static std::string getObjectOptionsKey(const char *argv0,
   key += " " + machine.getTargetTriple().str() + " " +
          machine.getTargetCPU().str() + " " +
          machine.getTargetFeatureString().str();
-  std::string exe = sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&getObjectOptionsKey));
-  sys::fs::file_status status;
-  if (!sys::fs::status(exe, status))
-    key += " " + exe + " " + std::to_string(status.getSize()) + " " +
-           std::to_string(
-               status.getLastModificationTime().time_since_epoch().count());
-  return key;
+  return key + " " +
+         fileIdentity(sys::fs::getMainExecutable(
+             argv0, reinterpret_cast<void *>(&getObjectOptionsKey)));
+}
+
+/// Whether a program may come whole from the cache: not when the user asked
+/// to see the compile's IR or timing, which a cached program would skip.
+static bool usesProgramCache() {
+  if (noCache)
+    return false;
+  static const StringRef watchers[] = {"mlir-timing",
+                                       "mlir-print-ir-after-all",
+                                       "mlir-print-ir-before-all",
+                                       "mlir-print-ir-after-change",
+                                       "mlir-print-ir-after",
+                                       "mlir-print-ir-before",
+                                       "mlir-print-ir-after-failure"};
+  auto &options = cl::getRegisteredOptions();
+  for (StringRef name : watchers) {
+    auto it = options.find(name);
+    if (it != options.end() && it->second->getNumOccurrences())
+      return false;
+  }
+  return true;
+}
+
+/// The program's key: its mlx graph (after import, the entry kept) and
+/// every option that changes what is built.
+static std::string getProgramKey(ModuleOp module, StringRef optionsKey,
+                                 StringRef libdevice, StringRef ptxas) {
+  std::string text;
+  raw_string_ostream os(text);
+  os << optionsKey << "\nemit " << int(Emit(emit)) << " target " << target
+     << " gpu-arch " << gpuArch << " prefetch " << !noPrefetch << " stream-io "
+     << !noStreamIO << " cpu-matmul-calls " << cpuMatmulCalls << "\nlibdevice "
+     << (libdevice.empty() ? "" : fileIdentity(libdevice)) << "\nptxas "
+     << (ptxas.empty() ? "" : fileIdentity(ptxas)) << "\n";
+  module->print(os, OpPrintingFlags()
+                        .enableDebugInfo(false)
+                        .elideLargeElementsAttrs(1ull << 62)
+                        .useLocalScope());
+  return mlx::getCacheKey(text);
 }
 
 /// How objects are compiled: threads (-j), the cache (--cache-dir,
@@ -566,10 +619,14 @@ static mlx::CompileOptions getCompileOptions(ModuleOp module) {
 /// Compiles the program's own units (the CPU graph, and the CUDA schedule)
 /// beside the kernels already compiling, then links all the objects with
 /// the runtime (--emit=exe) or archives them (--emit=lib).
+static LogicalResult linkObjects(ArrayRef<std::string> objects,
+                                 const mlx::ProgramSignature &signature,
+                                 const char *argv0, TimingScope &timing);
+
 static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
                                     mlx::ObjectCompiler &compiler,
                                     SmallVectorImpl<mlx::CompileUnit> &kernels,
-                                    StringRef optionsKey,
+                                    StringRef optionsKey, StringRef programKey,
                                     const mlx::ProgramSignature &signature,
                                     const char *argv0, TimingScope &timing) {
   SmallVector<mlx::CompileUnit, 2> units;
@@ -598,14 +655,32 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
     std::string dir = getCompileOptions(module).cacheDir;
     errs() << "mlxc: object cache " << (dir.empty() ? "off" : dir) << ": "
            << reused << " of " << units.size() << " objects reused, "
-           << units.size() - reused << " compiled\n";
+           << units.size() - reused << " compiled";
+    if (cudaModule)
+      errs() << "; " << gpuBinariesReused << " of "
+             << gpuBinariesReused + gpuBinariesBuilt << " GPU binaries reused";
+    errs() << "\n";
   }
 
+  if (!programKey.empty())
+    mlx::storeProgram(getCompileOptions(module).cacheDir, programKey,
+                      compileNotes, units);
+  SmallVector<std::string> objects;
+  for (mlx::CompileUnit &unit : units)
+    objects.push_back(std::move(unit.object));
+  return linkObjects(objects, signature, argv0, timing);
+}
+
+/// Links the objects with the runtime (--emit=exe) or archives them
+/// (--emit=lib).
+static LogicalResult linkObjects(ArrayRef<std::string> objects,
+                                 const mlx::ProgramSignature &signature,
+                                 const char *argv0, TimingScope &timing) {
   // The objects go to temporary files for the linker or the archiver.
   SmallVector<std::string> paths;
   std::vector<llvm::FileRemover> removers;
-  removers.reserve(units.size());
-  for (mlx::CompileUnit &unit : units) {
+  removers.reserve(objects.size());
+  for (const std::string &object : objects) {
     SmallString<128> path;
     int fd;
     if (std::error_code ec =
@@ -616,7 +691,7 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
     }
     removers.emplace_back(path);
     raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << unit.object;
+    os << object;
     os.close();
     if (os.has_error()) {
       errs() << "mlxc: error: cannot write " << path << ": "
@@ -690,6 +765,28 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       ptxas = findPtxas();
     if (failed(libdevice) || failed(ptxas))
       return failure();
+  }
+
+  // Executables and libraries are built from several objects: each CPU
+  // kernel apart (cached, on every core), then the rest. The emits of one
+  // module (llvm, obj) keep it whole.
+  bool split = emit == Emit::Exe || emit == Emit::Lib;
+  std::string optionsKey = getObjectOptionsKey(argv0, **machine);
+  // A program compiled before with the same input and options is linked
+  // from the cache at once.
+  std::string programKey;
+  if (split && usesProgramCache()) {
+    programKey = getProgramKey(module, optionsKey, *libdevice, *ptxas);
+    std::string notes;
+    if (std::optional<SmallVector<std::string>> objects = mlx::loadProgram(
+            getCompileOptions(module).cacheDir, programKey, notes)) {
+      errs() << notes;
+      if (cacheReport)
+        errs() << "mlxc: object cache " << getCompileOptions(module).cacheDir
+               << ": the whole program reused (" << objects->size()
+               << " objects)\n";
+      return linkObjects(*objects, *signature, argv0, timing);
+    }
   }
 
   // The CUDA variant lowers the graph its own way: matrix products stay
@@ -800,11 +897,6 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
          failed(mlx::addTypedEntryPoint(module, *signature))))
       return failure();
   }
-  // Executables and libraries are built from several objects: each CPU
-  // kernel apart (cached, on every core), then the rest. The emits of one
-  // module (llvm, obj) keep it whole.
-  bool split = emit == Emit::Exe || emit == Emit::Lib;
-  std::string optionsKey = getObjectOptionsKey(argv0, **machine);
   SmallVector<mlx::CompileUnit> units;
   // The kernels compile on the pool while the CUDA variant is lowered.
   mlx::ObjectCompiler compiler(module, getCompileOptions(module));
@@ -837,14 +929,26 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     {
       TimingScope t = phase(timing, "to llvm dialect, PTX and cubin (cuda)");
       if (failed(mlx::runPipeline(
+              *cudaModule, mlx::getCudaLLVMPipeline("sm_70", *libdevice), &t)))
+        return failure();
+      // PTX and cubins come from the cache when it has them.
+      std::string cache = getCompileOptions(module).cacheDir;
+      std::string gpuKey =
+          optionsKey + " " + fileIdentity(*libdevice) + " " +
+          (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "");
+      llvm::StringMap<std::string> built =
+          mlx::loadGpuBinaries(*cudaModule, cache, gpuKey);
+      gpuBinariesBuilt = built.size();
+      gpuBinariesReused = llvm::range_size(cudaModule->getOps<gpu::BinaryOp>());
+      if (failed(mlx::runPipeline(
               *cudaModule,
-              mlx::getCudaLLVMPipeline("sm_70", *libdevice,
-                                       wantCubin ? StringRef(gpuArch) : "",
-                                       *ptxas),
+              mlx::getCudaBinaryPipeline(
+                  *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas),
               &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
                                     capturable)))
         return failure();
+      mlx::storeGpuBinaries(*cudaModule, built, cache);
     }
     if (emit == Emit::Ptx) {
       std::string ptx;
@@ -869,7 +973,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   }
   if (split)
     return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), compiler,
-                          units, optionsKey, *signature, argv0, timing);
+                          units, optionsKey, programKey, *signature, argv0,
+                          timing);
 
   {
     TimingScope t = phase(timing, "LLVM optimization (O3)");
