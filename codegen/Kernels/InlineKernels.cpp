@@ -49,6 +49,17 @@ struct MlxcInlineKernelsPass final
         region.replaceAllUsesWith(yield.getValues());
         region.erase();
       });
+      // CSE made one tensor.empty of each shape the destination of every op
+      // that writes that shape. One-shot bufferization's conflict analysis
+      // is quadratic in the uses of a value: 500 products sharing one empty
+      // tensor took 80 s. Each use gets its own.
+      func.walk([](tensor::EmptyOp empty) {
+        for (OpOperand &use : llvm::make_early_inc_range(
+                 llvm::drop_begin(empty->getUses()))) {
+          OpBuilder b(use.getOwner());
+          use.set(cast<tensor::EmptyOp>(b.clone(*empty)).getResult());
+        }
+      });
     });
   }
 };
