@@ -17,7 +17,8 @@
 // once after capture instead of being captured. If anything fails during
 // capture, the program runs again uncaptured and is never captured again.
 //
-// MLXRT_NO_GRAPH=1 disables graphs, so that both paths can be tested.
+// A device opened with no_cuda_graphs (MLXRT_NO_GRAPH=1 on the command line)
+// never captures, so that both paths can be tested.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +26,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-bool mlxrt_cuda_graphs_disabled(void) {
-  const char *v = getenv("MLXRT_NO_GRAPH");
-  return v && *v && strcmp(v, "0") != 0;
-}
 
 void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev) {
   mlxrt_cuda_graph *g = &dev->graph;
@@ -103,7 +99,7 @@ bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
     return false;
   return g->state == MLXRT_GRAPH_READY ||
          (g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
-          !mlxrt_cuda_graphs_disabled());
+          !dev->noGraphs);
 }
 
 void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
@@ -118,7 +114,7 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
   }
   g->declared = false;
   g->capture = g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
-               !mlxrt_cuda_graphs_disabled();
+               !dev->noGraphs;
   entry(args);
   g->capture = false;
   bool declared = g->declared;

@@ -162,10 +162,14 @@ typedef struct mlxrt_cuda_driver {
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 
-/// The driver, loaded and initialized (cuInit) on first use; NULL with the
-/// reason in `reason` when libcuda.so.1 (or $MLXRT_LIBCUDA) does not load,
-/// lacks an entry point, or cuInit fails. A failure is not remembered, so a
-/// later call tries again.
+/// The driver, loaded from `path` (NULL: libcuda.so.1) and initialized
+/// (cuInit) on first use; NULL with the reason in `reason` when it does not
+/// load, lacks an entry point, or cuInit fails. A failure is not
+/// remembered, so a later call tries again; once loaded, the path of later
+/// calls does not matter.
+const mlxrt_cuda_driver *mlxrt_cuda_driver_load(const char *path, char *reason,
+                                                size_t size);
+/// mlxrt_cuda_driver_load of $MLXRT_LIBCUDA (env.c).
 const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size);
 
 /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for a result code, also when
@@ -264,7 +268,12 @@ typedef struct mlxrt_cuda_device {
   bool unified;
   bool managedMemory;     ///< CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
   bool concurrentManaged; ///< ..._CONCURRENT_MANAGED_ACCESS (prefetches).
-  bool trace;             ///< MLXRT_TRACE=1: per-run phase times on stderr.
+  /// Per-run phase times go to trace (NULL: none).
+  mlxrt_trace_fn trace;
+  void *traceUser;
+  bool noGraphs; ///< Never capture CUDA graphs.
+  /// Where cuBLASLt is loaded from (empty: the default search).
+  char libcublaslt[512], cudaHome[512];
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;
@@ -352,7 +361,8 @@ bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
                                    mlxrt_entry_fn entry, void **args,
                                    size_t numArgs);
 
-/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs.
+/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs (env.c;
+/// a device follows its own noGraphs).
 bool mlxrt_cuda_graphs_disabled(void);
 
 /// Runs `entry` on `args` (the program's view of the buffers) on the
@@ -383,10 +393,15 @@ void mlxrt_cuda_clear_failure(mlxrt_cuda_device *dev);
 /// Destroys the device's cuBLASLt handle, plans and workspace.
 void mlxrt_cublaslt_release(mlxrt_cuda_device *dev);
 
-/// libcublasLt, loaded on first use ($MLXRT_LIBCUBLASLT, else
-/// libcublasLt.so.13, .so.12, .so, then the toolkit's lib64); NULL with the
-/// reason when it does not load or lacks an entry point. A failure is not
-/// remembered.
+/// libcublasLt, loaded on first use (`path` alone when not NULL, else
+/// libcublasLt.so.13, .so.12, .so, then the lib64 of `cudaHome`, NULL:
+/// /usr/local/cuda); NULL with the reason when it does not load or lacks an
+/// entry point. A failure is not remembered.
+const struct mlxrt_cublaslt *mlxrt_cublaslt_load_from(const char *path,
+                                                      const char *cudaHome,
+                                                      char *reason,
+                                                      size_t size);
+/// mlxrt_cublaslt_load_from($MLXRT_LIBCUBLASLT, $CUDA_HOME) (env.c).
 const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size);
 
 /// The arguments of mlxrt_matmul (see mlxrt.h).

@@ -36,8 +36,9 @@ mlxrt_status mlxrt_device_parse_name(const char *name, mlxrt_device_kind *kind,
                     "unknown device '%s' (expected cpu, cuda or cuda:N)", name);
 }
 
-mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
-                               mlxrt_error *err) {
+mlxrt_status mlxrt_device_open_config(const char *name,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err) {
   *out = NULL;
   mlxrt_device_kind kind;
   int ordinal;
@@ -45,7 +46,7 @@ mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
   if (st != MLXRT_OK)
     return st;
   if (kind == MLXRT_DEVICE_CUDA)
-    return mlxrt_cuda_device_create(ordinal, out, err);
+    return mlxrt_cuda_device_create(ordinal, config, out, err);
   return mlxrt_cpu_device_create(out, err);
 }
 

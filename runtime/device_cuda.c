@@ -254,13 +254,14 @@ void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
 // Discovery
 //===----------------------------------------------------------------------===//
 
-int mlxrt_cuda_device_count(char *reason, size_t size) {
+int mlxrt_cuda_device_count_with(const char *libcuda, char *reason,
+                                 size_t size) {
   char scratch[512];
   if (!reason || size == 0) {
     reason = scratch;
     size = sizeof(scratch);
   }
-  const mlxrt_cuda_driver *drv = mlxrt_cuda_driver_get(reason, size);
+  const mlxrt_cuda_driver *drv = mlxrt_cuda_driver_load(libcuda, reason, size);
   if (!drv)
     return 0;
   int count = 0;
@@ -278,16 +279,13 @@ int mlxrt_cuda_device_count(char *reason, size_t size) {
   return count;
 }
 
-int mlxrt_cuda_available(char *reason, size_t size) {
-  return mlxrt_cuda_device_count(reason, size) > 0;
-}
-
 /// The driver and the device handle of `ordinal`, or a "no CUDA device"
 /// failure that says why.
-static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
+static mlxrt_status lookupDevice(const char *libcuda, int ordinal,
+                                 const mlxrt_cuda_driver **drv,
                                  CUdevice *device, mlxrt_error *err) {
   char reason[512];
-  int count = mlxrt_cuda_device_count(reason, sizeof(reason));
+  int count = mlxrt_cuda_device_count_with(libcuda, reason, sizeof(reason));
   if (count == 0)
     return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "no CUDA device: %s", reason);
   if ((ordinal < 0 || ordinal >= count) && count == 1)
@@ -300,7 +298,7 @@ static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
                       "no CUDA device: cuda:%d does not exist (there are %d "
                       "CUDA devices, cuda:0 to cuda:%d)",
                       ordinal, count, count - 1);
-  *drv = mlxrt_cuda_driver_get(NULL, 0);
+  *drv = mlxrt_cuda_driver_load(libcuda, NULL, 0);
   CUresult r = (*drv)->cuDeviceGet(device, ordinal);
   if (r != CUDA_SUCCESS) {
     char text[512];
@@ -312,13 +310,14 @@ static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
   return MLXRT_OK;
 }
 
-mlxrt_status mlxrt_cuda_device_name(int ordinal, char *name, size_t size,
-                                    mlxrt_error *err) {
+mlxrt_status mlxrt_cuda_device_name_with(const char *libcuda, int ordinal,
+                                         char *name, size_t size,
+                                         mlxrt_error *err) {
   if (size)
     name[0] = '\0';
   const mlxrt_cuda_driver *drv;
   CUdevice device;
-  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  mlxrt_status st = lookupDevice(libcuda, ordinal, &drv, &device, err);
   if (st != MLXRT_OK)
     return st;
   char buf[256];
@@ -534,12 +533,13 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
 
   resetFailure(dev);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
+  mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, ""};
   moveIn(dev, args, numInputs, numArgs,
          mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs));
   if (dev->trace && !dev->failed) {
     drv->cuStreamSynchronize(dev->stream);
-    fprintf(stderr, "mlxrt trace: inputs placed in %.3f ms\n",
-            mlxrt_now_ms() - t0);
+    event.ms = mlxrt_now_ms() - t0;
+    dev->trace(dev->traceUser, &event);
   }
   if (!dev->failed &&
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
@@ -560,11 +560,14 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
   if (!dev->failed)
     moveOut(dev, args, numInputs, numArgs);
-  if (dev->trace && !dev->failed)
-    fprintf(stderr,
-            "mlxrt trace: program %.3f ms (events), outputs placed in %.3f "
-            "ms\n",
-            ms, mlxrt_now_ms() - t1);
+  if (dev->trace && !dev->failed) {
+    event.kind = MLXRT_TRACE_PROGRAM;
+    event.ms = ms;
+    dev->trace(dev->traceUser, &event);
+    event.kind = MLXRT_TRACE_OUTPUTS_PLACED;
+    event.ms = mlxrt_now_ms() - t1;
+    dev->trace(dev->traceUser, &event);
+  }
   if (dev->failed) { // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
     mlxrt_cuda_graph_reset(dev);
@@ -601,21 +604,16 @@ static void cudaDestroy(mlxrt_device *base) {
   free(dev);
 }
 
-/// The unified path is the default; MLXRT_NO_UNIFIED=1 forces copies.
-static bool unifiedDisabledByEnv(void) {
-  const char *v = getenv("MLXRT_NO_UNIFIED");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 static const mlxrt_device_ops CudaOps = {cudaAlloc, cudaFree, cudaRun,
                                          cudaDestroy};
 
-mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
-                                      mlxrt_error *err) {
+mlxrt_status mlxrt_cuda_device_create(int ordinal,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err) {
   *out = NULL;
   const mlxrt_cuda_driver *drv;
   CUdevice device;
-  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  mlxrt_status st = lookupDevice(config->libcuda, ordinal, &drv, &device, err);
   if (st != MLXRT_OK)
     return st;
   mlxrt_cuda_device *dev = calloc(1, sizeof(*dev));
@@ -684,9 +682,16 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
   }
   dev->managedMemory = managed != 0;
   dev->concurrentManaged = managed && concurrent;
-  dev->unified = dev->concurrentManaged && !unifiedDisabledByEnv();
-  const char *trace = getenv("MLXRT_TRACE");
-  dev->trace = trace && *trace && strcmp(trace, "0") != 0;
+  // The unified path is the default; MLXRT_MEMORY_COPY forces copies.
+  dev->unified = dev->concurrentManaged && config->memory != MLXRT_MEMORY_COPY;
+  dev->trace = config->trace;
+  dev->traceUser = config->traceUser;
+  dev->noGraphs = config->noGraphs;
+  if (config->libcublaslt)
+    mlxrt_strlcpy(dev->libcublaslt, config->libcublaslt,
+                  sizeof(dev->libcublaslt));
+  if (config->cudaHome)
+    mlxrt_strlcpy(dev->cudaHome, config->cudaHome, sizeof(dev->cudaHome));
   *out = &dev->base;
   return MLXRT_OK;
 }

@@ -205,11 +205,15 @@ TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
 }
 
 TEST_P(FakeCuda, GraphsOffByEnvironment) {
+  // Read when the device opens (mlxrt_device_open; the instance API takes
+  // no_cuda_graphs instead), not later.
+  close();
   setenv("MLXRT_NO_GRAPH", "1", 1);
+  open();
+  unsetenv("MLXRT_NO_GRAPH");
   setInput(0);
   for (int r = 0; r < 3; ++r)
     ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
-  unsetenv("MLXRT_NO_GRAPH");
   expectTimes(6, 0);
   EXPECT_EQ(Calls, 3);
   EXPECT_EQ(F.get("graph_launches"), 0);

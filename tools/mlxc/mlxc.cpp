@@ -16,6 +16,7 @@
 #include "codegen/Pipelines.h"
 #include "codegen/Target/ObjectFile.h"
 #include "importers/Mlxfn/MlxfnImporter.h"
+#include "runtime/mlxrt_abi.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -45,7 +46,18 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Kernels, Dot, Ptx, Llvm, Obj, Lib, Exe };
+enum class Emit {
+  Mlir,
+  Linalg,
+  Kernels,
+  Dot,
+  Ptx,
+  Llvm,
+  Obj,
+  Lib,
+  Shared,
+  Exe
+};
 } // namespace
 
 // LLVM sorts help categories by name: "Compile" comes first.
@@ -74,6 +86,9 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Lib, "lib",
                           "a static library and a C header (-o libX.a "
                           "writes X.h beside it)"),
+               clEnumValN(Emit::Shared, "shared",
+                          "a shared object that the runtime's C API and "
+                          "the Python package load (-o libX.so)"),
                clEnumValN(Emit::Exe, "exe",
                           "an executable linked with the runtime")),
     cl::cat(category));
@@ -92,6 +107,13 @@ static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
              "/usr/local/cuda)"),
+    cl::cat(category));
+static cl::opt<std::string> modelName(
+    "name",
+    cl::desc("The model's name in its symbols (mlxc_NAME_entry, ...), so that "
+             "many models link into one program (default for --emit=lib and "
+             "shared: the output file's name without lib and extension; "
+             "else program)"),
     cl::cat(category));
 static cl::opt<std::string>
     entryName("entry",
@@ -380,6 +402,7 @@ static FailureOr<std::string> findPtxas() {
 /// (libX.a -> X.h), both through temporary files.
 static LogicalResult
 writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
+             StringRef model, bool hasCuda,
              llvm::function_ref<LogicalResult(StringRef)> writeObject) {
   if (!StringRef(library).ends_with(".a")) {
     errs() << "mlxc: error: --emit=lib writes a static library; name it "
@@ -416,7 +439,8 @@ writeLibrary(StringRef library, const mlx::ProgramSignature &signature,
   SmallString<256> header(sys::path::parent_path(library));
   sys::path::append(header, stem + ".h");
   if (failed(writeOutput(header, [&](raw_ostream &os) {
-        os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile));
+        os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile),
+                                    model, hasCuda);
         return success();
       }))) {
     sys::fs::remove(temp);
@@ -484,6 +508,8 @@ static std::string outputPathFor(Emit kind) {
     return outputPath("a.o");
   case Emit::Lib:
     return outputPath("libmodel.a");
+  case Emit::Shared:
+    return outputPath("libmodel.so");
   case Emit::Exe:
     return outputPath("a.out");
   default:
@@ -516,8 +542,93 @@ static LogicalResult writeKernelGraph(func::FuncOp graph,
   });
 }
 
+/// The model's name: --name, else for a library or a shared object the
+/// output file's stem (libX.a, libX.so: X) made a C identifier; else
+/// "program", the name the command line's main() links to (objects are
+/// linked into executables).
+static FailureOr<std::string> getModelName() {
+  if (!modelName.empty()) {
+    if (emit == Emit::Exe && modelName != MLXRT_EXECUTABLE_MODEL_NAME) {
+      errs() << "mlxc: error: --name is for --emit=obj, lib and shared; an "
+                "executable's model is always '"
+             << MLXRT_EXECUTABLE_MODEL_NAME << "'\n";
+      return failure();
+    }
+    if (!mlx::isValidModelName(modelName)) {
+      errs() << "mlxc: error: --name=" << modelName
+             << " is not a C identifier (letters, digits and '_', not "
+                "starting with a digit)\n";
+      return failure();
+    }
+    return std::string(modelName);
+  }
+  std::string output = outputPath("-");
+  if ((emit != Emit::Lib && emit != Emit::Shared) || output == "-")
+    return std::string(MLXRT_EXECUTABLE_MODEL_NAME);
+  StringRef stem = sys::path::stem(output);
+  stem.consume_front("lib");
+  return mlx::sanitizeModelName(stem);
+}
+
+/// Gives every definition but `keep` (and LLVM's own llvm.*) internal
+/// linkage.
+static void internalizeAllBut(llvm::Module &module,
+                              ArrayRef<std::string> keep) {
+  auto internalize = [&](llvm::GlobalValue &value) {
+    if (value.isDeclaration() || value.hasLocalLinkage() ||
+        value.getName().starts_with("llvm.") ||
+        llvm::is_contained(keep, value.getName()))
+      return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  };
+  for (llvm::Function &fn : module.functions())
+    internalize(fn);
+  for (llvm::GlobalVariable &global : module.globals())
+    internalize(global);
+  for (llvm::GlobalAlias &alias : module.aliases())
+    internalize(alias);
+}
+
+/// Links `object` into the shared object `output` (through a temporary
+/// file). The runtime symbols a CUDA model calls (mgpu*, mlxrt_*) stay
+/// undefined: the process that loads it has the runtime (libmlxrt.so).
+static LogicalResult
+writeShared(StringRef output,
+            llvm::function_ref<LogicalResult(StringRef)> writeObject) {
+  ErrorOr<std::string> cc = sys::findProgramByName("cc");
+  if (!cc) {
+    errs() << "mlxc: error: no system linker driver 'cc' on PATH\n";
+    return failure();
+  }
+  SmallString<128> object;
+  if (std::error_code ec = sys::fs::createTemporaryFile("mlxc", "o", object)) {
+    errs() << "mlxc: error: cannot create a temporary file: " << ec.message()
+           << "\n";
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  if (failed(writeObject(object)))
+    return failure();
+  std::string temp = (output + ".tmp").str();
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", temp, object, "-lm"};
+  for (const std::string &arg : linkArgs)
+    args.push_back(arg);
+  std::string message;
+  if (sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message) != 0) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: linking " << output << " failed"
+           << (message.empty() ? "" : ": " + message) << "\n";
+    return failure();
+  }
+  return moveIntoPlace(temp, output);
+}
+
 static LogicalResult compile(ModuleOp module, const char *argv0,
                              TimingScope &timing) {
+  FailureOr<std::string> modelOr = getModelName();
+  if (failed(modelOr))
+    return failure();
+  StringRef model = *modelOr;
   if (target != "cpu" && target != "cuda") {
     errs() << "mlxc: error: unknown --target=" << target
            << " (expected cpu or cuda)\n";
@@ -677,9 +788,12 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     TimingScope t = phase(timing, "linalg to llvm dialect (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
                                 &t)) ||
-        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
+        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu, model,
+                                  /*capturable=*/false, cuda)) ||
         (emit == Emit::Lib &&
-         failed(mlx::addTypedEntryPoint(module, *signature))))
+         failed(mlx::addTypedEntryPoint(module, *signature, model))) ||
+        (emit == Emit::Shared &&
+         failed(mlx::addSharedModelPointer(module, model))))
       return failure();
   }
   LLVMContext llvmContext;
@@ -709,7 +823,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                                        *ptxas),
               &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
-                                    capturable)))
+                                    model, capturable)))
         return failure();
     }
     if (emit == Emit::Ptx) {
@@ -730,6 +844,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
       return module.emitError() << "linking the CPU and CUDA variants failed";
   }
+  // Only the model's own symbols leave the object: two models linked into
+  // one program share no other name.
+  internalizeAllBut(**llvmModule, mlx::getExportedSymbols(model));
   {
     TimingScope t = phase(timing, "LLVM optimization (O3)");
     if (failed(mlx::optimizeModule(module, **llvmModule, **machine)))
@@ -776,7 +893,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     return writeObject(outputPathFor(Emit::Obj));
 
   if (emit == Emit::Lib)
-    return writeLibrary(outputPathFor(Emit::Lib), *signature, writeObject);
+    return writeLibrary(outputPathFor(Emit::Lib), *signature, model, cuda,
+                        writeObject);
+  if (emit == Emit::Shared)
+    return writeShared(outputPathFor(Emit::Shared), writeObject);
 
   std::string output = outputPathFor(Emit::Exe);
   SmallString<128> object;
@@ -874,7 +994,8 @@ int main(int argc, char **argv) {
       "mlxc: compile MLX array graphs ahead of time\n\n"
       "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
       "  mlxc model.mlxfn -o model\n"
-      "  mlxc graph.mlir --emit=mlir|linalg|kernels|ptx|llvm|obj|lib|exe [-o "
+      "  mlxc graph.mlir "
+      "--emit=mlir|linalg|kernels|ptx|llvm|obj|lib|shared|exe [-o "
       "FILE|-]\n"
       "\n"
       "An executable mlxc builds needs at run time: glibc 2.34 or newer, "
