@@ -56,7 +56,7 @@ void mlxrt_instance_options_init(mlxrt_instance_options *options) {
 static void note(const mlxrt_device_config *config, const char *text) {
   if (!config->trace)
     return;
-  mlxrt_trace_event event = {MLXRT_TRACE_NOTE, 0, text};
+  mlxrt_trace_event event = {MLXRT_TRACE_NOTE, 0, text, 0};
   config->trace(config->traceUser, &event);
 }
 
@@ -178,6 +178,7 @@ mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
     memcpy(a->data, data, type.nbytes);
   else
     memset(a->data, 0, type.nbytes);
+  mlxrt_device_host_wrote(instance->dev, a->data);
   *out = a;
   return MLXRT_OK;
 }
@@ -193,6 +194,7 @@ mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
   st = arrayAlloc(instance, &t, &a, err);
   if (st == MLXRT_OK) {
     memcpy(a->data, t.data, t.nbytes);
+    mlxrt_device_host_wrote(instance->dev, a->data);
     *out = a;
   }
   mlxrt_host_free(t.data);
@@ -227,6 +229,8 @@ static mlxrt_status checkSize(const mlxrt_array *a, size_t nbytes,
 mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
                               mlxrt_error *err) {
   mlxrt_status st = checkSize(array, nbytes, err);
+  if (st == MLXRT_OK)
+    st = mlxrt_device_to_host(array->inst->dev, array->data, err);
   if (st == MLXRT_OK && nbytes)
     memcpy(dst, array->data, nbytes);
   return st;
@@ -237,11 +241,16 @@ mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
   mlxrt_status st = checkSize(array, nbytes, err);
   if (st == MLXRT_OK && nbytes)
     memcpy(array->data, src, nbytes);
+  if (st == MLXRT_OK)
+    mlxrt_device_host_wrote(array->inst->dev, array->data);
   return st;
 }
 
 mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
                               mlxrt_error *err) {
+  mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
+  if (st != MLXRT_OK)
+    return st;
   mlxrt_tensor t = array->type;
   t.data = array->data;
   return mlxrt_npy_save(path, &t, err);
@@ -400,6 +409,7 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
       break;
     mlxrt_error loadErr;
     st = mlxrt_load_tensor(path, p->name, &p->type, a->data, &loadErr);
+    mlxrt_device_host_wrote(model->inst->dev, a->data);
     if (st == MLXRT_OK) {
       inputs[k] = a;
       made[k] = true;
@@ -523,11 +533,19 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
   for (size_t k = 0; k < num_inputs; ++k)
     m->args[k] = inputs[k]->data;
 
-  if (m->onDevice)
-    st = mlxrt_device_run(m->inst->dev, m->entry, m->args, num_inputs,
-                          num_outputs, NULL, err);
-  else
-    m->entry(m->args);
+  mlxrt_device *dev = m->inst->dev;
+  if (m->onDevice) {
+    st = mlxrt_device_run_resident(dev, m->entry, m->args, num_inputs,
+                                   num_outputs, err);
+  } else {
+    // The CPU variant reads and writes the host's view of the buffers.
+    for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k)
+      st = mlxrt_device_to_host(dev, m->args[k], err);
+    if (st == MLXRT_OK)
+      m->entry(m->args);
+    for (size_t k = 0; k < num_outputs && st == MLXRT_OK; ++k)
+      mlxrt_device_host_wrote(dev, m->args[num_inputs + k]);
+  }
   if (st != MLXRT_OK) {
     mlxrt_error_prefix(err, "model '%s': ", mlxrt_model_name(m));
     for (size_t k = 0; k < num_outputs; ++k)

@@ -214,6 +214,11 @@ typedef struct mlxrt_cuda_alloc {
   /// (placement MLXRT_PLACE_STREAM): kernels reach it over the
   /// interconnect, nothing migrates.
   bool hostResident;
+  /// Copy mode, resident runs (the instance API): the host copy has bytes
+  /// the device copy lacks (new buffers, host writes), or the device copy
+  /// has bytes the host copy lacks (an output not read back yet). Each is
+  /// moved only then.
+  bool hostNewer, deviceNewer;
 } mlxrt_cuda_alloc;
 
 /// Where the program stands with CUDA graphs: the first run of a program

@@ -84,6 +84,27 @@ mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
                        err);
 }
 
+mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
+                                       void **args, size_t num_inputs,
+                                       size_t num_outputs, mlxrt_error *err) {
+  if (!entry)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "no program to run on %s", dev->description);
+  if (!dev->ops->runResident)
+    return dev->ops->run(dev, entry, args, num_inputs, num_outputs, NULL, err);
+  return dev->ops->runResident(dev, entry, args, num_inputs, num_outputs, err);
+}
+
+mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p,
+                                  mlxrt_error *err) {
+  return dev->ops->toHost ? dev->ops->toHost(dev, p, err) : MLXRT_OK;
+}
+
+void mlxrt_device_host_wrote(mlxrt_device *dev, void *p) {
+  if (dev->ops->hostWrote)
+    dev->ops->hostWrote(dev, p);
+}
+
 double mlxrt_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

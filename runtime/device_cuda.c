@@ -198,6 +198,8 @@ mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
   a->managed = managed;
   a->where = MLXRT_CUDA_ANYWHERE;
   a->hostResident = false;
+  a->hostNewer = true;
+  a->deviceNewer = false;
   *out = key;
   return MLXRT_OK;
 }
@@ -453,8 +455,17 @@ bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev,
 /// captured or replayed run, which skips those calls: then the buffers the
 /// program migrates (all but the host-resident ones, which its first run
 /// marked) go to the device here, outputs without their dead contents.
+/// Reports a transfer to the trace callback.
+static void traceTransfer(mlxrt_cuda_device *dev, mlxrt_trace_kind kind,
+                          size_t bytes, const char *what) {
+  if (!dev->trace)
+    return;
+  mlxrt_trace_event event = {kind, 0, what, bytes};
+  dev->trace(dev->traceUser, &event);
+}
+
 static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
-                   size_t numArgs, bool graphRun) {
+                   size_t numArgs, bool graphRun, bool resident) {
   if (dev->unified) {
     for (size_t i = 0; graphRun && i < numArgs && !dev->failed; ++i) {
       mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
@@ -471,8 +482,15 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
   }
   for (size_t i = 0; i < numInputs && !dev->failed; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    mlxrt_cuda_check(dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
-                     "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
+    // Resident: the device copy is current unless the host wrote since.
+    if (resident && !a->hostNewer)
+      continue;
+    if (mlxrt_cuda_check(
+            dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
+            "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes)) {
+      a->hostNewer = false;
+      traceTransfer(dev, MLXRT_TRACE_TO_DEVICE, a->bytes, "input");
+    }
   }
 }
 
@@ -497,9 +515,11 @@ static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
                      "cuStreamSynchronize after copying the outputs back");
 }
 
-static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
-                            void **args, size_t numInputs, size_t numOutputs,
-                            double *elapsedMs, mlxrt_error *err) {
+/// A run; `resident` (the instance API) moves only inputs the host wrote
+/// and leaves the outputs on the device until mlxrt_device_to_host.
+static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
+                          size_t numInputs, size_t numOutputs,
+                          double *elapsedMs, bool resident, mlxrt_error *err) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   const mlxrt_cuda_driver *drv = dev->drv;
   if (Active)
@@ -527,15 +547,17 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
     }
     programArgs[i] = dev->unified ? a->key : (void *)(uintptr_t)a->ptr;
   }
-  // The host may have written any buffer since the last run.
-  for (size_t i = 0; i < dev->numAllocs; ++i)
+  // The host may have written any buffer since the last run (resident runs
+  // learn of each write: mlxrt_device_host_wrote).
+  for (size_t i = 0; i < dev->numAllocs && !resident; ++i)
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
 
   resetFailure(dev);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
-  mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, ""};
+  mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, "", 0};
   moveIn(dev, args, numInputs, numArgs,
-         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs));
+         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs),
+         resident);
   if (dev->trace && !dev->failed) {
     drv->cuStreamSynchronize(dev->stream);
     event.ms = mlxrt_now_ms() - t0;
@@ -558,8 +580,15 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
     mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
                      "cuEventElapsedTime");
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
-  if (!dev->failed)
+  if (!dev->failed && !resident)
     moveOut(dev, args, numInputs, numArgs);
+  for (size_t i = numInputs; resident && !dev->failed && i < numArgs; ++i) {
+    // The outputs stay where the program left them.
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    a->hostNewer = false;
+    a->deviceNewer = !dev->unified;
+    a->where = MLXRT_CUDA_ANYWHERE;
+  }
   if (dev->trace && !dev->failed) {
     event.kind = MLXRT_TRACE_PROGRAM;
     event.ms = ms;
@@ -579,6 +608,57 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
   if (elapsedMs)
     *elapsedMs = ms;
   return MLXRT_OK;
+}
+
+static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
+                            void **args, size_t numInputs, size_t numOutputs,
+                            double *elapsedMs, mlxrt_error *err) {
+  return runOn(base, entry, args, numInputs, numOutputs, elapsedMs, false, err);
+}
+
+static mlxrt_status cudaRunResident(mlxrt_device *base, mlxrt_entry_fn entry,
+                                    void **args, size_t numInputs,
+                                    size_t numOutputs, mlxrt_error *err) {
+  return runOn(base, entry, args, numInputs, numOutputs, NULL, true, err);
+}
+
+static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_cuda_alloc *a = findAlloc(dev, p);
+  if (!a || a->kind != MLXRT_CUDA_BUFFER)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "not a buffer of %s",
+                      dev->base.description);
+  bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
+                           : a->deviceNewer;
+  if (!move)
+    return MLXRT_OK;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  if (dev->unified) {
+    if (mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, "an array") > 0)
+      traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
+    if (!dev->failed)
+      mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
+                       "cuStreamSynchronize after moving an array to the "
+                       "host");
+  } else if (mlxrt_cuda_check(
+                 dev, dev->drv->cuMemcpyDtoH_v2(a->host, a->ptr, a->bytes),
+                 "cuMemcpyDtoH_v2 of an array (%zu bytes)", a->bytes)) {
+    a->deviceNewer = false;
+    traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
+  }
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
+static void cudaHostWrote(mlxrt_device *base, void *p) {
+  mlxrt_cuda_alloc *a = findAlloc((mlxrt_cuda_device *)base, p);
+  if (!a)
+    return;
+  a->hostNewer = true;
+  a->deviceNewer = false;
+  a->where = MLXRT_CUDA_ANYWHERE;
 }
 
 static void cudaDestroy(mlxrt_device *base) {
@@ -604,8 +684,9 @@ static void cudaDestroy(mlxrt_device *base) {
   free(dev);
 }
 
-static const mlxrt_device_ops CudaOps = {cudaAlloc, cudaFree, cudaRun,
-                                         cudaDestroy};
+static const mlxrt_device_ops CudaOps = {
+    cudaAlloc,       cudaFree,   cudaRun,      cudaDestroy,
+    cudaRunResident, cudaToHost, cudaHostWrote};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,

@@ -39,6 +39,9 @@ static void traceToStderr(void *user, const mlxrt_trace_event *event) {
   case MLXRT_TRACE_NOTE:
     fprintf(stderr, "mlxrt trace: %s\n", event->text);
     break;
+  case MLXRT_TRACE_TO_DEVICE:
+  case MLXRT_TRACE_TO_HOST:
+    break; // Resident runs only (the instance API).
   }
 }
 

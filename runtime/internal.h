@@ -190,6 +190,15 @@ typedef struct mlxrt_device_ops {
                       size_t num_inputs, size_t num_outputs, double *elapsed_ms,
                       mlxrt_error *err);
   void (*destroy)(mlxrt_device *dev);
+  /// For the instance API (NULL where host and device share the bytes, as
+  /// on the CPU): a run that moves only the inputs the host wrote and
+  /// leaves the outputs on the device; making a buffer current on the host
+  /// before the host reads it; learning that the host wrote one.
+  mlxrt_status (*runResident)(mlxrt_device *dev, mlxrt_entry_fn entry,
+                              void **args, size_t num_inputs,
+                              size_t num_outputs, mlxrt_error *err);
+  mlxrt_status (*toHost)(mlxrt_device *dev, void *p, mlxrt_error *err);
+  void (*hostWrote)(mlxrt_device *dev, void *p);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -215,6 +224,14 @@ typedef struct mlxrt_device_config {
 /// MLXRT_LIBCUDA, MLXRT_LIBCUBLASLT, CUDA_HOME, and MLXRT_TRACE (a callback
 /// that prints to stderr; the command line's behaviour).
 void mlxrt_device_config_from_env(mlxrt_device_config *config);
+
+/// The resident forms of the device's operations (see mlxrt_device_ops):
+/// the plain ones where the device has none.
+mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
+                                       void **args, size_t num_inputs,
+                                       size_t num_outputs, mlxrt_error *err);
+mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p, mlxrt_error *err);
+void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
 
 /// mlxrt_device_open with an explicit configuration.
 mlxrt_status mlxrt_device_open_config(const char *name,

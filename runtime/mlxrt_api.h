@@ -60,12 +60,15 @@ typedef enum mlxrt_trace_kind {
   MLXRT_TRACE_PROGRAM,        ///< ms: the program itself (device events).
   MLXRT_TRACE_OUTPUTS_PLACED, ///< ms: making outputs readable by the host.
   MLXRT_TRACE_NOTE,           ///< text: e.g. why "auto" chose the CPU.
+  MLXRT_TRACE_TO_DEVICE,      ///< bytes: an array copied to the device.
+  MLXRT_TRACE_TO_HOST,        ///< bytes: an array moved back to the host.
 } mlxrt_trace_kind;
 
 typedef struct mlxrt_trace_event {
   mlxrt_trace_kind kind;
   double ms;        ///< Milliseconds, for the timed kinds.
   const char *text; ///< NUL-terminated; valid during the callback only.
+  size_t bytes;     ///< For the transfers.
 } mlxrt_trace_event;
 
 typedef void (*mlxrt_trace_fn)(void *user, const mlxrt_trace_event *event);

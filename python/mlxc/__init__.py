@@ -69,12 +69,13 @@ class _Signature(ctypes.Structure):
 
 class _TraceEvent(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int), ("ms", ctypes.c_double),
-                ("text", ctypes.c_char_p)]
+                ("text", ctypes.c_char_p), ("bytes", ctypes.c_size_t)]
 
 
 _TRACE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p,
                              ctypes.POINTER(_TraceEvent))
-_TRACE_KINDS = ["inputs_placed", "program", "outputs_placed", "note"]
+_TRACE_KINDS = ["inputs_placed", "program", "outputs_placed", "note",
+                "to_device", "to_host"]
 
 
 class _Options(ctypes.Structure):
@@ -361,8 +362,9 @@ class Instance:
                  libcuda=None, libcublaslt=None, trace=None, runtime=None):
         """device: "auto" (a GPU when there is one, else cpu), "cpu", "cuda",
         "cuda:N"; memory: "auto" (unified where the GPU has it) or "copy";
-        trace: a function (kind, ms, text) that gets the runtime's timings
-        and notes; runtime: the path of libmlxrt.so."""
+        trace: a function (kind, ms, text, nbytes) that gets the runtime's
+        timings, notes and transfers ("to_device", "to_host": nbytes);
+        runtime: the path of libmlxrt.so."""
         load_runtime(runtime)
         opts = _Options()
         _lib.mlxrt_instance_options_init(ctypes.byref(opts))
@@ -378,7 +380,8 @@ class Instance:
             def forward(user, event):
                 e = event.contents
                 trace(_TRACE_KINDS[e.kind], e.ms,
-                      e.text.decode(errors="replace") if e.text else "")
+                      e.text.decode(errors="replace") if e.text else "",
+                      e.bytes)
             # Kept alive as long as the instance.
             self._trace = _TRACE_FN(forward)
             opts.trace = self._trace

@@ -9,6 +9,8 @@
 
 #include "TestUtil.h"
 
+#include "runtime/mlxrt_api.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -360,6 +362,100 @@ TEST_P(FakeCuda, ModuleImageForTheDevice) {
   open();
   ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(std::string(F.lastImage(), 11), "PTX for sm_");
+}
+
+/// The CPU variant of programEntry's model.
+void sixCpu(void **args) {
+  for (unsigned i = 0; i < N; ++i)
+    static_cast<float *>(args[1])[i] = 6 * static_cast<float *>(args[0])[i];
+}
+
+const mlxrt_model_abi SixModel = {MLXRT_ABI_VERSION,
+                                  0,
+                                  "six",
+                                  "entry six\n"
+                                  "input x float32 64\n"
+                                  "output y float32 64\n",
+                                  sixCpu,
+                                  programEntry};
+
+struct Transfers {
+  int toDevice = 0, toHost = 0;
+  size_t bytes = 0;
+};
+
+void countTransfers(void *user, const mlxrt_trace_event *event) {
+  auto *t = static_cast<Transfers *>(user);
+  if (event->kind == MLXRT_TRACE_TO_DEVICE)
+    ++t->toDevice;
+  if (event->kind == MLXRT_TRACE_TO_HOST)
+    ++t->toHost;
+  if (event->kind == MLXRT_TRACE_TO_DEVICE ||
+      event->kind == MLXRT_TRACE_TO_HOST)
+    t->bytes += event->bytes;
+}
+
+// The instance API keeps arrays where they are: an input the host did not
+// write since the last call is not copied again (copy mode; unified memory
+// places it through the program's prefetches), an output stays on the
+// device until read, and an output goes into the next call as it is.
+TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  Transfers t;
+  opts.trace = countTransfers;
+  opts.trace_user = &t;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  std::vector<float> xs(N), ys(N);
+  for (unsigned i = 0; i < N; ++i)
+    xs[i] = float(i) - 7.5f;
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  int copies = GetParam() ? 1 : 0;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, copies);
+  EXPECT_EQ(t.toHost, 0); // Not read yet.
+  for (int read = 0; read < 2; ++read) {
+    ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK)
+        << err.message;
+    EXPECT_EQ(ys[9], 6 * xs[9]);
+    EXPECT_EQ(t.toHost, 1); // Once, however often it is read.
+  }
+  // The same x again (captured as a CUDA graph now): nothing copied in.
+  mlxrt_array_release(y);
+  y = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, copies);
+  // Written by the host: copied once.
+  xs[9] = 100;
+  ASSERT_EQ(mlxrt_array_write(x, xs.data(), N * sizeof(float), &err), MLXRT_OK);
+  mlxrt_array_release(y);
+  y = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  // An output fed back as an input stays on the device in between.
+  mlxrt_array *z = nullptr;
+  int toHost = t.toHost;
+  ASSERT_EQ(mlxrt_model_call(m, &y, 1, &z, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  EXPECT_EQ(t.toHost, toHost);
+  ASSERT_EQ(mlxrt_array_read(z, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[9], 3600);
+  EXPECT_EQ(ys[0], 36 * xs[0]);
+  EXPECT_EQ(t.toHost, toHost + 1);
+  for (mlxrt_array *a : {x, y, z})
+    mlxrt_array_release(a);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, FakeCuda, ::testing::Values(false, true),

@@ -20,7 +20,7 @@ for memory in ("auto", "copy"):
     events = []
     rt = mlxc.Instance(device="cuda", memory=memory, libcuda=fake,
                        libcublaslt=fake,
-                       trace=lambda kind, ms, text: events.append(kind))
+                       trace=lambda kind, ms, text, n: events.append(kind))
     assert rt.device.startswith("cuda:0"), rt.device
     m = rt.load(os.path.join(d, "libproducts.so"))
     assert m.has_cuda
@@ -34,4 +34,8 @@ for memory in ("auto", "copy"):
     assert events.count("program") == 3, events
     assert events.count("inputs_placed") == 3, events
     assert events.count("outputs_placed") == 3, events
+    # Resident arrays: in copy mode the four inputs are copied once, not per
+    # call; each output moves to the host once, when read.
+    assert events.count("to_device") == (4 if memory == "copy" else 0), events
+    assert events.count("to_host") == 6, events
     print(memory, "ok")

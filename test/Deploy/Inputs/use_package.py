@@ -11,7 +11,8 @@ import mlxc
 
 d = sys.argv[1]
 notes = []
-rt = mlxc.Instance(device="cpu", trace=lambda kind, ms, text: notes.append(kind))
+rt = mlxc.Instance(device="cpu",
+                   trace=lambda kind, ms, text, n: notes.append(kind))
 assert rt.device == "cpu", rt.device
 mlp = rt.load(f"{d}/libmlp.so")
 step = rt.load(f"{d}/libstep.so")
