@@ -72,10 +72,17 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
       options->memory != MLXRT_MEMORY_COPY)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "unknown memory mode %d", (int)options->memory);
-  mlxrt_device_config config = {
-      options->memory,      options->no_cuda_graphs != 0, options->libcuda,
-      options->libcublaslt, options->cuda_home,           options->trace,
-      options->trace_user};
+  mlxrt_device_config config;
+  memset(&config, 0, sizeof(config));
+  config.memory = options->memory;
+  config.noGraphs = options->no_cuda_graphs != 0;
+  config.libcuda = options->libcuda;
+  config.libcublaslt = options->libcublaslt;
+  config.cudaHome = options->cuda_home;
+  config.trace = options->trace;
+  config.traceUser = options->trace_user;
+  // Calls after the first allocate no intermediates.
+  config.keepIntermediates = true;
   mlxrt_instance *inst = calloc(1, sizeof(*inst));
   if (!inst)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -286,6 +293,15 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
   m->onDevice = mlxrt_device_get_kind(instance->dev) == MLXRT_DEVICE_CUDA &&
                 linked->entry_cuda;
   m->entry = m->onDevice ? linked->entry_cuda : linked->entry;
+  // The kernels' JIT and cuBLASLt now, not in the first call.
+  if (m->onDevice &&
+      (st = mlxrt_device_prepare(instance->dev,
+                                 linked->flags & MLXRT_MODEL_USES_MATMUL,
+                                 err)) != MLXRT_OK) {
+    mlxrt_error_prefix(err, "model '%s': ", linked->name);
+    mlxrt_model_close(m);
+    return st;
+  }
   size_t nin = m->sig.num_inputs, nout = m->sig.num_outputs;
   m->results = calloc(nout + 1, sizeof(*m->results));
   m->fresh = calloc(nout + 1, sizeof(*m->fresh));

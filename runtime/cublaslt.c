@@ -392,6 +392,10 @@ static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
   return s;
 }
 
+bool mlxrt_cublaslt_prepare(mlxrt_cuda_device *dev) {
+  return getState(dev) != NULL;
+}
+
 static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
                       cublasLtMatrixLayout_t *layout, int type, int64_t rows,
                       int64_t cols, int64_t ld, int64_t batch, int64_t stride,

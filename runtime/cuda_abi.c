@@ -308,6 +308,19 @@ static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
   return inst;
 }
 
+bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev) {
+  pthread_mutex_lock(&ModulesLock);
+  for (LazyModule *m = Modules; m && !dev->failed; m = m->next) {
+    ModuleInstance *inst = m->instances;
+    while (inst && inst->dev != dev)
+      inst = inst->next;
+    if (!inst)
+      loadInstance(m, dev, "(loaded when the model opened)");
+  }
+  pthread_mutex_unlock(&ModulesLock);
+  return !dev->failed;
+}
+
 void *mgpuModuleGetFunction(void *module, const char *name) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed)

@@ -189,6 +189,9 @@ typedef enum mlxrt_cuda_alloc_kind {
   /// refers to it, so it lives as long as the graph.
   MLXRT_CUDA_GRAPH_MEMORY,
   MLXRT_CUDA_SINK, ///< Host memory handed out after a failure (no device).
+  /// An intermediate a run freed, kept for the next allocation of the same
+  /// size and memory (devices of the instance API: keepIntermediates).
+  MLXRT_CUDA_SPARE,
 } mlxrt_cuda_alloc_kind;
 
 /// Where the pages of a managed allocation were last prefetched to.
@@ -277,6 +280,9 @@ typedef struct mlxrt_cuda_device {
   mlxrt_trace_fn trace;
   void *traceUser;
   bool noGraphs; ///< Never capture CUDA graphs.
+  /// Intermediates a run frees become spares for the next run, so that
+  /// calls after the first allocate nothing (the instance API).
+  bool keepIntermediates;
   /// Where cuBLASLt is loaded from (empty: the default search).
   char libcublaslt[512], cudaHome[512];
 
@@ -354,6 +360,14 @@ void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes);
 /// Unloads every kernel module loaded into the device's context
 /// (cuda_abi.c); called when the device closes, with its context current.
 void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev);
+
+/// Loads every registered module not yet loaded into the device (JIT of
+/// the PTX), with its context current; false with the failure recorded.
+bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev);
+
+/// Creates the device's cuBLASLt handle and workspace (cublaslt.c) unless
+/// it has them; false with the failure recorded.
+bool mlxrt_cublaslt_prepare(mlxrt_cuda_device *dev);
 
 //===----------------------------------------------------------------------===//
 // CUDA graphs (cuda_graph.c)

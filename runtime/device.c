@@ -105,6 +105,11 @@ void mlxrt_device_host_wrote(mlxrt_device *dev, void *p) {
     dev->ops->hostWrote(dev, p);
 }
 
+mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
+                                  mlxrt_error *err) {
+  return dev->ops->prepare ? dev->ops->prepare(dev, matmul, err) : MLXRT_OK;
+}
+
 double mlxrt_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -150,9 +150,9 @@ mlxrt_cuda_alloc *mlxrt_cuda_find_range(mlxrt_cuda_device *dev, uintptr_t ptr,
   return NULL;
 }
 
-mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
-                                 mlxrt_cuda_alloc_kind kind, bool managed,
-                                 void **out, mlxrt_error *err) {
+static mlxrt_status allocateNew(mlxrt_cuda_device *dev, size_t bytes,
+                                mlxrt_cuda_alloc_kind kind, bool managed,
+                                void **out, mlxrt_error *err) {
   *out = NULL;
   // The driver rejects empty allocations; NULL must mean "no buffer".
   size_t size = bytes ? bytes : 1;
@@ -204,6 +204,39 @@ mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
   return MLXRT_OK;
 }
 
+static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a);
+
+mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
+                                 mlxrt_cuda_alloc_kind kind, bool managed,
+                                 void **out, mlxrt_error *err) {
+  // A spare of the size and memory asked for serves an intermediate.
+  size_t size = bytes ? bytes : 1;
+  bool spares = false;
+  for (size_t i = 0; i < dev->numAllocs; ++i) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    if (a->kind != MLXRT_CUDA_SPARE)
+      continue;
+    spares = true;
+    if (kind != MLXRT_CUDA_BUFFER && a->bytes == size &&
+        a->managed == managed) {
+      a->kind = kind;
+      a->where = MLXRT_CUDA_ANYWHERE;
+      a->hostResident = false;
+      *out = a->key;
+      return MLXRT_OK;
+    }
+  }
+  mlxrt_status st = allocateNew(dev, bytes, kind, managed, out, err);
+  if (st == MLXRT_ERROR_OUT_OF_MEMORY && spares) {
+    // The spares held the memory: give it back and try again.
+    for (size_t i = dev->numAllocs; i-- > 0;)
+      if (dev->allocs[i].kind == MLXRT_CUDA_SPARE)
+        releaseAlloc(dev, &dev->allocs[i]);
+    st = allocateNew(dev, bytes, kind, managed, out, err);
+  }
+  return st;
+}
+
 void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes) {
   void *p = NULL;
   if (!reserveSlot(dev) || mlxrt_host_alloc(bytes, &p, NULL) != MLXRT_OK)
@@ -230,19 +263,27 @@ static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
 
 bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
   mlxrt_cuda_alloc *a = findAlloc(dev, key);
-  if (!a || (a->kind == MLXRT_CUDA_BUFFER) != buffer)
+  if (!a || (a->kind == MLXRT_CUDA_BUFFER) != buffer ||
+      a->kind == MLXRT_CUDA_SPARE)
     return false;
-  releaseAlloc(dev, a);
+  if (a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates)
+    a->kind = MLXRT_CUDA_SPARE;
+  else
+    releaseAlloc(dev, a);
   return true;
 }
 
 /// Frees the intermediates and sinks a run left behind (graph memory stays
-/// with its graph).
+/// with its graph); intermediates become spares where they are kept.
 static void releaseIntermediates(mlxrt_cuda_device *dev) {
-  for (size_t i = dev->numAllocs; i-- > 0;)
-    if (dev->allocs[i].kind == MLXRT_CUDA_INTERMEDIATE ||
-        dev->allocs[i].kind == MLXRT_CUDA_SINK)
-      releaseAlloc(dev, &dev->allocs[i]);
+  for (size_t i = dev->numAllocs; i-- > 0;) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    if (a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates &&
+        !dev->failed)
+      a->kind = MLXRT_CUDA_SPARE;
+    else if (a->kind == MLXRT_CUDA_INTERMEDIATE || a->kind == MLXRT_CUDA_SINK)
+      releaseAlloc(dev, a);
+  }
 }
 
 void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
@@ -652,6 +693,18 @@ static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
   return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
 }
 
+static mlxrt_status cudaPrepare(mlxrt_device *base, bool matmul,
+                                mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  if (mlxrt_cuda_load_modules(dev) && matmul)
+    mlxrt_cublaslt_prepare(dev);
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
 static void cudaHostWrote(mlxrt_device *base, void *p) {
   mlxrt_cuda_alloc *a = findAlloc((mlxrt_cuda_device *)base, p);
   if (!a)
@@ -685,8 +738,8 @@ static void cudaDestroy(mlxrt_device *base) {
 }
 
 static const mlxrt_device_ops CudaOps = {
-    cudaAlloc,       cudaFree,   cudaRun,      cudaDestroy,
-    cudaRunResident, cudaToHost, cudaHostWrote};
+    cudaAlloc,       cudaFree,   cudaRun,       cudaDestroy,
+    cudaRunResident, cudaToHost, cudaHostWrote, cudaPrepare};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,
@@ -768,6 +821,7 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal,
   dev->trace = config->trace;
   dev->traceUser = config->traceUser;
   dev->noGraphs = config->noGraphs;
+  dev->keepIntermediates = config->keepIntermediates;
   if (config->libcublaslt)
     mlxrt_strlcpy(dev->libcublaslt, config->libcublaslt,
                   sizeof(dev->libcublaslt));

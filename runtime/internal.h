@@ -199,6 +199,9 @@ typedef struct mlxrt_device_ops {
                               size_t num_outputs, mlxrt_error *err);
   mlxrt_status (*toHost)(mlxrt_device *dev, void *p, mlxrt_error *err);
   void (*hostWrote)(mlxrt_device *dev, void *p);
+  /// Everything a model's first run would make, made at its opening: the
+  /// kernel modules (JIT) and, for a model with matrix products, cuBLASLt.
+  mlxrt_status (*prepare)(mlxrt_device *dev, bool matmul, mlxrt_error *err);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -218,6 +221,9 @@ typedef struct mlxrt_device_config {
   const char *cudaHome;    ///< NULL: /usr/local/cuda.
   mlxrt_trace_fn trace;
   void *traceUser;
+  /// Keep the intermediates a run frees for the next run (the instance API;
+  /// executables free them).
+  bool keepIntermediates;
 } mlxrt_device_config;
 
 /// The configuration the environment gives: MLXRT_NO_UNIFIED, MLXRT_NO_GRAPH,
@@ -232,6 +238,8 @@ mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
                                        size_t num_outputs, mlxrt_error *err);
 mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p, mlxrt_error *err);
 void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
+mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
+                                  mlxrt_error *err);
 
 /// mlxrt_device_open with an explicit configuration.
 mlxrt_status mlxrt_device_open_config(const char *name,

@@ -43,12 +43,19 @@ extern "C" {
 /// { i32, i32, ptr, ptr, ptr, ptr } on a 64-bit target (codegen checks it).
 typedef struct mlxrt_model_abi {
   uint32_t abi_version; ///< MLXRT_ABI_VERSION of the compiler.
-  uint32_t flags;       ///< Reserved, 0.
+  uint32_t flags;       ///< MLXRT_MODEL_* below.
   const char *name;     ///< NUL-terminated model name.
   const char *signature;
   void (*entry)(void **buffers);      ///< The CPU variant.
   void (*entry_cuda)(void **buffers); ///< NULL when compiled for the CPU only.
 } mlxrt_model_abi;
+
+/// The descriptor's flags.
+enum {
+  /// The CUDA variant calls mlxrt_matmul: cuBLASLt is set up when the model
+  /// opens.
+  MLXRT_MODEL_USES_MATMUL = 1,
+};
 
 /// Where mlxrt_prefetch puts a buffer (mlx-memory-placement's numbers).
 enum {

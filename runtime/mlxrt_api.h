@@ -111,7 +111,10 @@ const char *mlxrt_instance_device_name(const mlxrt_instance *instance);
 
 /// Opens a model linked into the program: mlxc --emit=lib (or obj) --name=NAME
 /// declares `mlxc_NAME_model` in its header; pass its address, or write
-/// MLXRT_LINKED_MODEL(NAME). Its output buffers are allocated here.
+/// MLXRT_LINKED_MODEL(NAME). What its first call would make is made here:
+/// its output buffers and, on a GPU, its kernels (the driver's JIT of the
+/// PTX) and cuBLASLt's handle and workspace. The intermediates of a call are
+/// kept for the next one, which allocates nothing.
 mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
                               const struct mlxrt_model_abi *linked,
                               mlxrt_model **out, mlxrt_error *err);

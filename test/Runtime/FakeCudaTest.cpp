@@ -458,6 +458,54 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
   mlxrt_instance_destroy(inst);
 }
 
+// What a model's first call would make is made when it opens: its kernel
+// modules and, for a model with products, cuBLASLt; and the intermediates a
+// call frees serve the next one, which allocates nothing.
+TEST_P(FakeCuda, ApiPreparesAtOpenAndKeepsIntermediates) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  opts.no_cuda_graphs = 1; // Every call runs the program's allocations.
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  mlxrt_model_abi withProducts = SixModel;
+  withProducts.flags = MLXRT_MODEL_USES_MATMUL;
+  F.set("handles", 0);
+  F.set("module_loads", 0);
+  ASSERT_EQ(mlxrt_model_open(inst, &withProducts, &m, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(F.get("module_loads"), 1);
+  EXPECT_EQ(std::string(F.lastImage(), 8), "fake PTX");
+  EXPECT_EQ(F.get("handles"), 1);
+  std::vector<float> xs(N, 1.5f), ys(N);
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  long allocations = 0;
+  for (int call = 0; call < 3; ++call) {
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+    if (call == 0)
+      allocations = F.get("allocations");
+    ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    EXPECT_EQ(ys[5], 9.0f);
+    mlxrt_array_release(y);
+    y = nullptr;
+  }
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("allocations"), allocations);
+  EXPECT_EQ(F.get("handles"), 1);
+  EXPECT_EQ(F.get("module_loads"), 1);
+  mlxrt_array_release(x);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, FakeCuda, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool> &info) {
                            return info.param ? "CopyMode" : "Unified";

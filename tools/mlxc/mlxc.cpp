@@ -27,6 +27,8 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -589,6 +591,27 @@ static void internalizeAllBut(llvm::Module &module,
     internalize(alias);
 }
 
+/// ORs `flags` into the descriptor's flags (known once the CUDA variant is
+/// lowered, after the descriptor was made).
+static void setModelFlags(llvm::Module &module, StringRef model,
+                          uint32_t flags) {
+  llvm::GlobalVariable *descriptor =
+      module.getNamedGlobal(mlx::getModelSymbol(model, MLXRT_MODEL_SUFFIX));
+  auto *init =
+      descriptor ? dyn_cast<llvm::ConstantStruct>(descriptor->getInitializer())
+                 : nullptr;
+  if (!init)
+    return;
+  SmallVector<llvm::Constant *> fields;
+  for (unsigned i = 0, e = init->getNumOperands(); i < e; ++i)
+    fields.push_back(init->getOperand(i));
+  auto *old = cast<llvm::ConstantInt>(fields[1]);
+  fields[1] =
+      llvm::ConstantInt::get(old->getType(), old->getZExtValue() | flags);
+  descriptor->setInitializer(
+      llvm::ConstantStruct::get(init->getType(), fields));
+}
+
 /// Links `object` into the shared object `output` (through a temporary
 /// file). The runtime symbols a CUDA model calls (mgpu*, mlxrt_*) stay
 /// undefined: the process that loads it has the runtime (libmlxrt.so).
@@ -838,11 +861,14 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       });
     }
     TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
+    bool usesMatmul = cudaModule->lookupSymbol("mlxrt_matmul") != nullptr;
     auto cudaLLVM = mlx::translateToLLVMIR(*cudaModule, llvmContext, **machine);
     if (failed(cudaLLVM))
       return failure();
     if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
       return module.emitError() << "linking the CPU and CUDA variants failed";
+    if (usesMatmul)
+      setModelFlags(**llvmModule, model, MLXRT_MODEL_USES_MATMUL);
   }
   // Only the model's own symbols leave the object: two models linked into
   // one program share no other name.
