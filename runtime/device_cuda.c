@@ -403,11 +403,23 @@ static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
                              err);
 }
 
+/// Whether the graph's program runs on `a` (by the address it was given).
+static bool graphUses(const mlxrt_cuda_device *dev, const mlxrt_cuda_alloc *a) {
+  void *view = dev->unified ? a->key : (void *)(uintptr_t)a->ptr;
+  for (size_t i = 0; i < dev->graph.numArgs; ++i)
+    if (dev->graph.args[i] == view)
+      return true;
+  return false;
+}
+
 static void cudaFree(mlxrt_device *base, void *p) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   if (makeCurrent(dev, NULL) == MLXRT_OK) {
-    // A graph refers to its buffers by address: a new buffer may reuse it.
-    if (dev->graph.entry)
+    // A graph refers to its buffers by address, which a new buffer may
+    // reuse; freeing a buffer it does not use leaves it (the instance API
+    // frees arrays the caller dropped between calls).
+    mlxrt_cuda_alloc *a = findAlloc(dev, p);
+    if (dev->graph.entry && (!a || graphUses(dev, a)))
       mlxrt_cuda_graph_reset(dev);
     mlxrt_cuda_release(dev, p, true);
   }

@@ -181,6 +181,21 @@ TEST_P(FakeCuda, SecondRunCapturedThenReplayed) {
   EXPECT_EQ(F.get("captured"), 2);
 }
 
+TEST_P(FakeCuda, FreeingAnotherBufferKeepsTheGraph) {
+  setInput(0);
+  for (int r = 0; r < 2; ++r)
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  void *other;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, 64, &other, &err), MLXRT_OK);
+  mlxrt_device_free(Dev, other);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 0);
+  EXPECT_EQ(Calls, 2); // Replayed, not run again.
+  EXPECT_EQ(F.get("graph_launches"), 2);
+}
+
 TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
   setInput(0);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
