@@ -447,6 +447,12 @@ static void *allocIntermediate(size_t bytes, bool managed, const char *what) {
       dev, bytes,
       dev->graph.capturing ? MLXRT_CUDA_GRAPH_MEMORY : MLXRT_CUDA_INTERMEDIATE,
       managed, &p, &err);
+  if (st == MLXRT_OK && dev->graph.capturing) {
+    // Freed with its graph, whichever graphs are cached by then.
+    mlxrt_cuda_alloc *a = mlxrt_cuda_find_range(dev, (uintptr_t)p, 0);
+    if (a && a->key == p)
+      a->graph = dev->graph.id;
+  }
   if (st == MLXRT_OK)
     return p;
   mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);

@@ -181,6 +181,9 @@ void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
 // The CUDA device
 //===----------------------------------------------------------------------===//
 
+/// How many graphs a device keeps besides the one of its last run.
+#define MLXRT_CUDA_CACHED_GRAPHS 7
+
 /// What one allocation of the device is.
 typedef enum mlxrt_cuda_alloc_kind {
   MLXRT_CUDA_BUFFER,       ///< An input/output buffer (mlxrt_device_alloc).
@@ -217,6 +220,8 @@ typedef struct mlxrt_cuda_alloc {
   /// (placement MLXRT_PLACE_STREAM): kernels reach it over the
   /// interconnect, nothing migrates.
   bool hostResident;
+  /// Graph memory: the id of the graph it belongs to (mlxrt_cuda_graph).
+  unsigned graph;
   /// Copy mode, resident runs (the instance API): the host copy has bytes
   /// the device copy lacks (new buffers, host writes), or the device copy
   /// has bytes the host copy lacks (an output not read back yet). Each is
@@ -237,6 +242,7 @@ typedef enum mlxrt_cuda_graph_state {
 } mlxrt_cuda_graph_state;
 
 typedef struct mlxrt_cuda_graph {
+  unsigned id; ///< Tags its graph memory; 0 for an empty slot.
   mlxrt_cuda_graph_state state;
   mlxrt_entry_fn entry; ///< The program and the buffers the state is for.
   void **args;
@@ -297,8 +303,13 @@ typedef struct mlxrt_cuda_device {
   /// The kernel launched last, named in a later synchronization's error.
   const char *lastKernel;
 
-  /// CUDA graph of the last program run (cuda_graph.c).
+  /// CUDA graph of the last program run (cuda_graph.c), and those of the
+  /// programs (or sets of buffers) run before it, most recent last, so that
+  /// models called in turn, or a state donated from call to call (two sets
+  /// of buffers in turn), replay their own graphs.
   mlxrt_cuda_graph graph;
+  mlxrt_cuda_graph cached[MLXRT_CUDA_CACHED_GRAPHS];
+  unsigned lastGraphId;
   /// cuBLASLt state (cublaslt.c), created on the first matrix product.
   struct mlxrt_cublaslt_state *blas;
   int ccMajor, ccMinor; ///< Compute capability.
@@ -390,8 +401,22 @@ bool mlxrt_cuda_graphs_disabled(void);
 void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
                           void **args, size_t numArgs);
 
-/// Destroys the graph and frees the memory it owns (context current).
+/// Destroys the graph of the last run and frees the memory it owns
+/// (context current).
 void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev);
+
+/// Destroys every graph, the cached ones too.
+void mlxrt_cuda_graph_reset_all(mlxrt_cuda_device *dev);
+
+/// Destroys the graphs whose program runs on the buffer `view` (the
+/// program's address of it), before the buffer is freed.
+void mlxrt_cuda_graph_forget_buffer(mlxrt_cuda_device *dev, void *view);
+
+/// Before a run of `entry` on `args`: makes the graph of that program and
+/// buffers, if one is cached, the current one (dev->graph); else caches the
+/// current one (dropping the oldest) when it is worth keeping.
+void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                             void **args, size_t numArgs);
 
 /// During capture: remembers a copy from host memory into graph memory, made
 /// once the graph exists. False (recorded) when out of memory.

@@ -200,6 +200,7 @@ static mlxrt_status allocateNew(mlxrt_cuda_device *dev, size_t bytes,
   a->hostResident = false;
   a->hostNewer = true;
   a->deviceNewer = false;
+  a->graph = 0;
   *out = key;
   return MLXRT_OK;
 }
@@ -403,15 +404,6 @@ static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
                              err);
 }
 
-/// Whether the graph's program runs on `a` (by the address it was given).
-static bool graphUses(const mlxrt_cuda_device *dev, const mlxrt_cuda_alloc *a) {
-  void *view = dev->unified ? a->key : (void *)(uintptr_t)a->ptr;
-  for (size_t i = 0; i < dev->graph.numArgs; ++i)
-    if (dev->graph.args[i] == view)
-      return true;
-  return false;
-}
-
 static void cudaFree(mlxrt_device *base, void *p) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   if (makeCurrent(dev, NULL) == MLXRT_OK) {
@@ -419,8 +411,9 @@ static void cudaFree(mlxrt_device *base, void *p) {
     // reuse; freeing a buffer it does not use leaves it (the instance API
     // frees arrays the caller dropped between calls).
     mlxrt_cuda_alloc *a = findAlloc(dev, p);
-    if (dev->graph.entry && (!a || graphUses(dev, a)))
-      mlxrt_cuda_graph_reset(dev);
+    if (a)
+      mlxrt_cuda_graph_forget_buffer(
+          dev, dev->unified ? a->key : (void *)(uintptr_t)a->ptr);
     mlxrt_cuda_release(dev, p, true);
   }
 }
@@ -606,6 +599,7 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
 
   resetFailure(dev);
+  mlxrt_cuda_graph_select(dev, entry, programArgs, numArgs);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
   mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, "", 0};
   moveIn(dev, args, numInputs, numArgs,
@@ -731,7 +725,7 @@ static void cudaDestroy(mlxrt_device *base) {
   const mlxrt_cuda_driver *drv = dev->drv;
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
-    mlxrt_cuda_graph_reset(dev);
+    mlxrt_cuda_graph_reset_all(dev);
     mlxrt_cublaslt_release(dev);
     mlxrt_cuda_unload_modules(dev);
     while (dev->numAllocs)

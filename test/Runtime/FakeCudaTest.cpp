@@ -196,7 +196,9 @@ TEST_P(FakeCuda, FreeingAnotherBufferKeepsTheGraph) {
   EXPECT_EQ(F.get("graph_launches"), 2);
 }
 
-TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
+// Programs run in turn keep their graphs (models called in turn, a state
+// donated from call to call); freeing a buffer a graph runs on forgets it.
+TEST_P(FakeCuda, OtherProgramsKeepTheirGraphsUntilABufferGoes) {
   setInput(0);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
@@ -206,11 +208,13 @@ TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
   ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(Calls, 5);
   EXPECT_EQ(F.get("graph_launches"), 1);
+  setInput(2);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
-  EXPECT_EQ(Calls, 7);
-  EXPECT_EQ(F.get("graph_launches"), 3);
+  expectTimes(6, 2);
+  EXPECT_EQ(Calls, 5); // Replayed from its cached graph.
+  EXPECT_EQ(F.get("graph_launches"), 4);
   // A new output buffer: the graph wrote the old one.
   mlxrt_device_free(Dev, Out);
   mlxrt_error err;
@@ -218,7 +222,32 @@ TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
   setInput(1);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 1);
-  EXPECT_EQ(Calls, 8);
+  EXPECT_EQ(Calls, 6);
+  EXPECT_EQ(F.get("graph_launches"), 4);
+}
+
+// Two sets of buffers in turn (a donated state swaps them each call): each
+// is captured once and replayed.
+TEST_P(FakeCuda, BuffersInTurnReplayTheirGraphs) {
+  void *other;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &other, &err), MLXRT_OK);
+  setInput(0);
+  for (int r = 0; r < 6; ++r) {
+    void *args[] = {r % 2 ? other : In, r % 2 ? In : other};
+    if (r % 2 == 0)
+      setInput(float(r));
+    ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args, 1, 1, nullptr, &Err),
+              MLXRT_OK)
+        << Err.message;
+  }
+  // Runs 0 and 1 direct, 2 and 3 captured, the rest replayed.
+  EXPECT_EQ(Calls, 4);
+  EXPECT_EQ(F.get("graph_launches"), 4);
+  // The last run read what the one before wrote: 6 * 6 * the input of run 4.
+  for (unsigned i = 0; i < N; ++i)
+    ASSERT_EQ(in()[i], 36 * (float(i) - 7.5f + 4)) << "at " << i;
+  mlxrt_device_free(Dev, other);
 }
 
 TEST_P(FakeCuda, GraphsOffByEnvironment) {
@@ -308,8 +337,10 @@ TEST_P(FakeCuda, ProductsThroughCublasLt) {
   EXPECT_EQ(F.get("graph_launches"), 2);
   EXPECT_EQ(Calls, 2);
   // Another shape is another plan. (The same program on the same buffers
-  // would replay its graph: another program runs in between.)
-  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  // would replay its graph: new buffers start over.)
+  mlxrt_device_free(Dev, Out);
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
   S.m = 2;
   ASSERT_EQ(run(matmulEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(F.get("heuristics"), 2);
