@@ -401,7 +401,11 @@ class Instance:
         return _lib.mlxrt_instance_device_name(self._handle).decode()
 
     def load(self, path):
-        """Opens a model made by mlxc --emit=shared."""
+        """Opens a model made by mlxc --emit=shared (a file here, else what
+        dlopen finds by that name)."""
+        path = os.fspath(path)
+        if os.path.exists(path):
+            path = os.path.abspath(path)  # dlopen searches names without '/'.
         handle, err = ctypes.c_void_p(), _Err()
         _check(_lib.mlxrt_model_load(self._handle, os.fsencode(path),
                                      ctypes.byref(handle),

@@ -12,6 +12,8 @@ rng = np.random.default_rng(0)
 q = rng.standard_normal((4, 8)).astype(np.float32)
 k = rng.standard_normal((6, 8)).astype(np.float32)
 np.save(f"{d}/q.npy", q)
+np.save(f"{d}/x.npy", ((np.arange(8 * 64) % 7) * 0.1).astype(np.float32)
+        .reshape(8, 64))
 np.savez(f"{d}/kv.npz", k=k)
 # As mx.save_safetensors writes a model's weights: one file, by name.
 try:
