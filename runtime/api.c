@@ -324,6 +324,29 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
   return MLXRT_OK;
 }
 
+mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
+                                     mlxrt_model **out, mlxrt_error *err) {
+  *out = NULL;
+  char symbol[256];
+  int n = snprintf(symbol, sizeof(symbol), "%s%s%s", MLXRT_SYMBOL_PREFIX,
+                   name ? name : "", MLXRT_MODEL_SUFFIX);
+  if (!name || !*name || n < 0 || (size_t)n >= sizeof(symbol))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "bad model name '%.64s'", name ? name : "(null)");
+  // The program and the libraries it links, as one symbol table.
+  void *self = dlopen(NULL, RTLD_NOW);
+  const mlxrt_model_abi *abi = self ? dlsym(self, symbol) : NULL;
+  if (self)
+    dlclose(self);
+  if (!abi)
+    return mlxrt_fail(err, MLXRT_ERROR_NOT_FOUND,
+                      "no model named '%s' in this program: %s is not among "
+                      "its exported symbols (link with -rdynamic, or open "
+                      "MLXRT_LINKED_MODEL(%s))",
+                      name, symbol, name);
+  return mlxrt_model_open(instance, abi, out, err);
+}
+
 mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
                               mlxrt_model **out, mlxrt_error *err) {
   *out = NULL;

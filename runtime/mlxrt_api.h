@@ -122,6 +122,12 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
   extern const struct mlxrt_model_abi mlxc_##name##_model
 #define MLXRT_LINKED_MODEL(name) (&mlxc_##name##_model)
 
+/// Opens the model `name` linked into the program by its name alone, when
+/// the program exports it (linked with -rdynamic, or from a shared library
+/// the program links): MLXRT_ERROR_NOT_FOUND otherwise.
+mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
+                                     mlxrt_model **out, mlxrt_error *err);
+
 /// Loads a shared object made by mlxc --emit=shared (dlopen; a path without
 /// '/' is searched as dlopen searches). A CUDA model calls the runtime: the
 /// process must have it loaded globally (linked with libmlxrt.so, or a

@@ -43,9 +43,14 @@ int main(int argc, char **argv) {
   check(mlxrt_instance_create(&opts, &inst, &err), &err, "instance");
 
   mlxrt_model *mlp, *scores, *step;
-  check(mlxrt_model_open(inst, &mlxc_mlp_model, &mlp, &err), &err, "mlp");
-  check(mlxrt_model_open(inst, MLXRT_LINKED_MODEL(scores), &scores, &err), &err,
-        "scores");
+  check(mlxrt_model_open(inst, MLXRT_LINKED_MODEL(mlp), &mlp, &err), &err,
+        "mlp");
+  /* By name: the program is linked with -rdynamic. */
+  check(mlxrt_model_open_linked(inst, "scores", &scores, &err), &err, "scores");
+  mlxrt_model *none = NULL;
+  if (mlxrt_model_open_linked(inst, "nosuch", &none, &err) == MLXRT_OK)
+    return 1;
+  printf("error %s\n", err.message);
   snprintf(path, sizeof(path), "%s/libstep.so", argv[1]);
   check(mlxrt_model_load(inst, path, &step, &err), &err, "step");
   printf("models %s %s %s\n", mlxrt_model_name(mlp), mlxrt_model_name(scores),
