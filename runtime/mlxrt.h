@@ -5,7 +5,9 @@
 // embeds in the program, reads inputs from .npy / .npz / .safetensors, writes
 // .npy, and runs the program on a device: the CPU, or an NVIDIA GPU through
 // the CUDA driver API, loaded with dlopen so that every executable also runs
-// on machines without a GPU or a driver.
+// on machines without a GPU or a driver. To load compiled models into a
+// program of your own and call them many times, use mlxrt_api.h (instances,
+// models, arrays, calls), which builds on the types declared here.
 //
 // Conventions:
 //  - Every fallible function returns an mlxrt_status and, when it is not

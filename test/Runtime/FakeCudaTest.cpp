@@ -498,6 +498,18 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
   EXPECT_EQ(ys[9], 3600);
   EXPECT_EQ(ys[0], 36 * xs[0]);
   EXPECT_EQ(t.toHost, toHost + 1);
+  // A donated array (x in, x out) stays on the device from call to call;
+  // its two buffers each get a graph, replayed after the first calls.
+  int calls = 0;
+  for (int call = 0; call < 6; ++call) {
+    if (call == 4)
+      calls = Calls;
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
+  }
+  EXPECT_EQ(Calls, calls); // The last two calls replayed their graphs.
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[9], 100 * 6 * 6 * 6 * 6 * 6 * 6);
   for (mlxrt_array *a : {x, y, z})
     mlxrt_array_release(a);
   mlxrt_model_close(m);
