@@ -13,6 +13,9 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
+// mlxrt_prefetch's placements.
+#include "runtime/mlxrt_abi.h"
+
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXMEMORYPLACEMENT
 #include "passes/Passes.h.inc"
@@ -156,13 +159,13 @@ static int64_t packArena(MutableArrayRef<ArenaBuffer *> buffers,
   return llvm::alignTo(size, alignment);
 }
 
-/// Where `mlxrt_prefetch` puts a unified buffer (runtime/mlxrt.h has the
-/// same numbers).
+/// Where `mlxrt_prefetch` puts a unified buffer (the runtime's numbers).
 enum class Placement : int32_t {
-  Host = 0,          ///< Migrate to the host.
-  Device = 1,        ///< Migrate to the device.
-  DeviceDiscard = 2, ///< Place on the device; the old contents are dead.
-  Stream = 3,        ///< Keep in host memory, mapped for the device.
+  Host = MLXRT_PLACE_HOST,     ///< Migrate to the host.
+  Device = MLXRT_PLACE_DEVICE, ///< Migrate to the device.
+  /// Place on the device; the old contents are dead.
+  DeviceDiscard = MLXRT_PLACE_DEVICE_DISCARD,
+  Stream = MLXRT_PLACE_STREAM, ///< Keep in host memory, mapped for the device.
 };
 
 /// Declares `void mlxrt_prefetch(i64 ptr, i64 bytes, i32 placement)`.

@@ -757,6 +757,10 @@ int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
 // The program mlxc links in
 //===----------------------------------------------------------------------===//
 
+// libmlxrt.so serves processes that load their models (mlxrt_api.h); only
+// executables, linked with the static runtime, have a program of their own.
+#ifndef MLXRT_SHARED_LIBRARY
+
 // Defined in the object file that mlxc emits; the CUDA variant only with
 // --target=cuda, hence weak (NULL when absent).
 extern const char mlxc_program_signature[];
@@ -771,3 +775,5 @@ int mlxrt_main(int argc, char **argv) {
                            mlxc_program_entry_cuda};
   return mlxrt_cli_run(&program, argc, argv, stdout, stderr);
 }
+
+#endif // MLXRT_SHARED_LIBRARY

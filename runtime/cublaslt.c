@@ -134,7 +134,10 @@ static bool loadLibrary(const char *path, mlxrt_cublaslt *lib, char *reason,
   return true;
 }
 
-const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size) {
+const struct mlxrt_cublaslt *mlxrt_cublaslt_load_from(const char *path,
+                                                      const char *cudaHome,
+                                                      char *reason,
+                                                      size_t size) {
   char scratch[512];
   if (!reason || size == 0) {
     reason = scratch;
@@ -142,22 +145,21 @@ const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size) {
   }
   pthread_mutex_lock(&LibLock);
   if (!LibReady) {
-    // $MLXRT_LIBCUBLASLT alone when set; else the sonames of CUDA 13 and 12
-    // on the loader's path, then the toolkit's lib64 (often not on it).
+    // `path` alone when set; else the sonames of CUDA 13 and 12 on the
+    // loader's path, then the toolkit's lib64 (often not on it).
     char candidates[8][256];
     size_t n = 0;
-    const char *env = getenv("MLXRT_LIBCUBLASLT");
-    if (env && *env) {
-      mlxrt_strlcpy(candidates[n++], env, sizeof(candidates[0]));
+    if (path && *path) {
+      mlxrt_strlcpy(candidates[n++], path, sizeof(candidates[0]));
     } else {
       const char *names[] = {"libcublasLt.so.13", "libcublasLt.so.12",
                              "libcublasLt.so"};
       for (size_t i = 0; i < 3; ++i)
         mlxrt_strlcpy(candidates[n++], names[i], sizeof(candidates[0]));
-      const char *home = getenv("CUDA_HOME");
       for (size_t i = 0; i < 2; ++i)
         snprintf(candidates[n++], sizeof(candidates[0]), "%s/lib64/%s",
-                 home && *home ? home : "/usr/local/cuda", names[i]);
+                 cudaHome && *cudaHome ? cudaHome : "/usr/local/cuda",
+                 names[i]);
     }
     char first[512] = "";
     for (size_t i = 0; i < n && !LibReady; ++i) {
@@ -173,7 +175,8 @@ const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size) {
     if (!LibReady)
       snprintf(reason, size, "%s%s", first,
                n > 1 ? " (also tried the CUDA 12 soname and the toolkit's "
-                       "lib64; set MLXRT_LIBCUBLASLT)"
+                       "lib64; set MLXRT_LIBCUBLASLT, or the instance's "
+                       "libcublaslt option)"
                      : "");
   }
   const mlxrt_cublaslt *result = LibReady ? &Lib : NULL;
@@ -361,7 +364,9 @@ static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
   if (dev->blas)
     return dev->blas;
   char reason[1024];
-  const mlxrt_cublaslt *lib = mlxrt_cublaslt_load(reason, sizeof(reason));
+  const mlxrt_cublaslt *lib = mlxrt_cublaslt_load_from(
+      dev->libcublaslt[0] ? dev->libcublaslt : NULL,
+      dev->cudaHome[0] ? dev->cudaHome : NULL, reason, sizeof(reason));
   if (!lib) {
     mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
                       "matrix product on %s: cuBLASLt is not available: %s",
@@ -385,6 +390,10 @@ static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
     return NULL;
   }
   return s;
+}
+
+bool mlxrt_cublaslt_prepare(mlxrt_cuda_device *dev) {
+  return getState(dev) != NULL;
 }
 
 static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,

@@ -308,6 +308,19 @@ static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
   return inst;
 }
 
+bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev) {
+  pthread_mutex_lock(&ModulesLock);
+  for (LazyModule *m = Modules; m && !dev->failed; m = m->next) {
+    ModuleInstance *inst = m->instances;
+    while (inst && inst->dev != dev)
+      inst = inst->next;
+    if (!inst)
+      loadInstance(m, dev, "(loaded when the model opened)");
+  }
+  pthread_mutex_unlock(&ModulesLock);
+  return !dev->failed;
+}
+
 void *mgpuModuleGetFunction(void *module, const char *name) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed)
@@ -434,6 +447,12 @@ static void *allocIntermediate(size_t bytes, bool managed, const char *what) {
       dev, bytes,
       dev->graph.capturing ? MLXRT_CUDA_GRAPH_MEMORY : MLXRT_CUDA_INTERMEDIATE,
       managed, &p, &err);
+  if (st == MLXRT_OK && dev->graph.capturing) {
+    // Freed with its graph, whichever graphs are cached by then.
+    mlxrt_cuda_alloc *a = mlxrt_cuda_find_range(dev, (uintptr_t)p, 0);
+    if (a && a->key == p)
+      a->graph = dev->graph.id;
+  }
   if (st == MLXRT_OK)
     return p;
   mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);

@@ -70,8 +70,8 @@ void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
 
 /// dlopen, dlsym and cuInit into *drv; on failure the library is closed
 /// again and `reason` says why.
-static bool loadDriver(mlxrt_cuda_driver *drv, char *reason, size_t size) {
-  const char *path = getenv("MLXRT_LIBCUDA");
+static bool loadDriver(mlxrt_cuda_driver *drv, const char *path, char *reason,
+                       size_t size) {
   if (!path || !*path)
     path = "libcuda.so.1";
   memset(drv, 0, sizeof(*drv));
@@ -144,7 +144,8 @@ static bool loadDriver(mlxrt_cuda_driver *drv, char *reason, size_t size) {
   return true;
 }
 
-const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size) {
+const mlxrt_cuda_driver *mlxrt_cuda_driver_load(const char *path, char *reason,
+                                                size_t size) {
   char scratch[512];
   if (!reason || size == 0) {
     reason = scratch;
@@ -153,7 +154,7 @@ const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size) {
   pthread_mutex_lock(&DriverLock);
   if (!DriverReady) {
     mlxrt_cuda_driver drv;
-    if (loadDriver(&drv, reason, size)) {
+    if (loadDriver(&drv, path, reason, size)) {
       Driver = drv;
       DriverReady = true;
     }

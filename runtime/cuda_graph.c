@@ -17,7 +17,8 @@
 // once after capture instead of being captured. If anything fails during
 // capture, the program runs again uncaptured and is never captured again.
 //
-// MLXRT_NO_GRAPH=1 disables graphs, so that both paths can be tested.
+// A device opened with no_cuda_graphs (MLXRT_NO_GRAPH=1 on the command line)
+// never captures, so that both paths can be tested.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,20 +27,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool mlxrt_cuda_graphs_disabled(void) {
-  const char *v = getenv("MLXRT_NO_GRAPH");
-  return v && *v && strcmp(v, "0") != 0;
+/// Frees the memory of graph `id` (allocated while it was captured).
+static void releaseGraphMemory(mlxrt_cuda_device *dev, unsigned id) {
+  for (size_t i = dev->numAllocs; i-- > 0;)
+    if (dev->allocs[i].kind == MLXRT_CUDA_GRAPH_MEMORY &&
+        dev->allocs[i].graph == id)
+      mlxrt_cuda_release(dev, dev->allocs[i].key, false);
 }
 
-void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev) {
-  mlxrt_cuda_graph *g = &dev->graph;
+static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
   if (g->exec)
     dev->drv->graphExecDestroy(g->exec);
   g->exec = NULL;
-  mlxrt_cuda_release_kind(dev, MLXRT_CUDA_GRAPH_MEMORY);
+  if (g->id)
+    releaseGraphMemory(dev, g->id);
   free(g->args);
   free(g->uploads);
   memset(g, 0, sizeof(*g));
+}
+
+void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev) {
+  resetGraph(dev, &dev->graph);
+}
+
+void mlxrt_cuda_graph_reset_all(mlxrt_cuda_device *dev) {
+  resetGraph(dev, &dev->graph);
+  for (size_t i = 0; i < MLXRT_CUDA_CACHED_GRAPHS; ++i)
+    resetGraph(dev, &dev->cached[i]);
+}
+
+static bool usesBuffer(const mlxrt_cuda_graph *g, void *view) {
+  for (size_t i = 0; i < g->numArgs; ++i)
+    if (g->args[i] == view)
+      return true;
+  return false;
+}
+
+void mlxrt_cuda_graph_forget_buffer(mlxrt_cuda_device *dev, void *view) {
+  if (usesBuffer(&dev->graph, view))
+    resetGraph(dev, &dev->graph);
+  for (size_t i = 0; i < MLXRT_CUDA_CACHED_GRAPHS; ++i)
+    if (usesBuffer(&dev->cached[i], view))
+      resetGraph(dev, &dev->cached[i]);
 }
 
 static bool sameProgram(const mlxrt_cuda_graph *g, mlxrt_entry_fn entry,
@@ -48,11 +77,49 @@ static bool sameProgram(const mlxrt_cuda_graph *g, mlxrt_entry_fn entry,
          (numArgs == 0 || memcmp(g->args, args, numArgs * sizeof(void *)) == 0);
 }
 
+void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                             void **args, size_t numArgs) {
+  mlxrt_cuda_graph *g = &dev->graph;
+  if (!g->entry || sameProgram(g, entry, args, numArgs))
+    return;
+  mlxrt_cuda_graph *cached = dev->cached;
+  const size_t n = MLXRT_CUDA_CACHED_GRAPHS;
+  size_t hit = n;
+  for (size_t i = 0; i < n && hit == n; ++i)
+    if (cached[i].entry && sameProgram(&cached[i], entry, args, numArgs))
+      hit = i;
+  // Only a graph that exists or will be captured is worth a slot.
+  bool keep = g->state == MLXRT_GRAPH_READY || g->state == MLXRT_GRAPH_SEEN;
+  mlxrt_cuda_graph current = *g;
+  if (hit < n) {
+    *g = cached[hit];
+    memmove(&cached[hit], &cached[hit + 1], (n - 1 - hit) * sizeof(*cached));
+    memset(&cached[n - 1], 0, sizeof(*cached));
+  } else {
+    memset(g, 0, sizeof(*g));
+  }
+  if (!keep) {
+    resetGraph(dev, &current);
+    return;
+  }
+  // The current one goes last; the oldest leaves when all slots are taken.
+  if (cached[0].entry && cached[n - 1].entry) {
+    resetGraph(dev, &cached[0]);
+    memmove(&cached[0], &cached[1], (n - 1) * sizeof(*cached));
+    memset(&cached[n - 1], 0, sizeof(*cached));
+  }
+  size_t free = 0;
+  while (cached[free].entry)
+    ++free;
+  cached[free] = current;
+}
+
 /// Forgets the old program and remembers this one (state NONE).
 static void remember(mlxrt_cuda_device *dev, mlxrt_entry_fn entry, void **args,
                      size_t numArgs) {
   mlxrt_cuda_graph_reset(dev);
   mlxrt_cuda_graph *g = &dev->graph;
+  g->id = ++dev->lastGraphId;
   g->args = malloc((numArgs ? numArgs : 1) * sizeof(void *));
   if (!g->args) {
     g->state = MLXRT_GRAPH_UNCAPTURED; // Not remembered: never captured.
@@ -103,7 +170,7 @@ bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
     return false;
   return g->state == MLXRT_GRAPH_READY ||
          (g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
-          !mlxrt_cuda_graphs_disabled());
+          !dev->noGraphs);
 }
 
 void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
@@ -118,7 +185,7 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
   }
   g->declared = false;
   g->capture = g->state == MLXRT_GRAPH_SEEN && dev->drv->streamBeginCapture &&
-               !mlxrt_cuda_graphs_disabled();
+               !dev->noGraphs;
   entry(args);
   g->capture = false;
   bool declared = g->declared;
@@ -127,7 +194,7 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
     if (finishCapture(dev))
       return;
     // Give up graphs for this program; nothing ran, so run it as is.
-    mlxrt_cuda_release_kind(dev, MLXRT_CUDA_GRAPH_MEMORY);
+    releaseGraphMemory(dev, g->id);
     g->numUploads = 0;
     g->state = MLXRT_GRAPH_UNCAPTURED;
     mlxrt_cuda_clear_failure(dev);

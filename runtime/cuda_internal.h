@@ -162,10 +162,14 @@ typedef struct mlxrt_cuda_driver {
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 
-/// The driver, loaded and initialized (cuInit) on first use; NULL with the
-/// reason in `reason` when libcuda.so.1 (or $MLXRT_LIBCUDA) does not load,
-/// lacks an entry point, or cuInit fails. A failure is not remembered, so a
-/// later call tries again.
+/// The driver, loaded from `path` (NULL: libcuda.so.1) and initialized
+/// (cuInit) on first use; NULL with the reason in `reason` when it does not
+/// load, lacks an entry point, or cuInit fails. A failure is not
+/// remembered, so a later call tries again; once loaded, the path of later
+/// calls does not matter.
+const mlxrt_cuda_driver *mlxrt_cuda_driver_load(const char *path, char *reason,
+                                                size_t size);
+/// mlxrt_cuda_driver_load of $MLXRT_LIBCUDA (env.c).
 const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size);
 
 /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for a result code, also when
@@ -177,6 +181,9 @@ void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
 // The CUDA device
 //===----------------------------------------------------------------------===//
 
+/// How many graphs a device keeps besides the one of its last run.
+#define MLXRT_CUDA_CACHED_GRAPHS 7
+
 /// What one allocation of the device is.
 typedef enum mlxrt_cuda_alloc_kind {
   MLXRT_CUDA_BUFFER,       ///< An input/output buffer (mlxrt_device_alloc).
@@ -185,6 +192,9 @@ typedef enum mlxrt_cuda_alloc_kind {
   /// refers to it, so it lives as long as the graph.
   MLXRT_CUDA_GRAPH_MEMORY,
   MLXRT_CUDA_SINK, ///< Host memory handed out after a failure (no device).
+  /// An intermediate a run freed, kept for the next allocation of the same
+  /// size and memory (devices of the instance API: keepIntermediates).
+  MLXRT_CUDA_SPARE,
 } mlxrt_cuda_alloc_kind;
 
 /// Where the pages of a managed allocation were last prefetched to.
@@ -210,6 +220,13 @@ typedef struct mlxrt_cuda_alloc {
   /// (placement MLXRT_PLACE_STREAM): kernels reach it over the
   /// interconnect, nothing migrates.
   bool hostResident;
+  /// Graph memory: the id of the graph it belongs to (mlxrt_cuda_graph).
+  unsigned graph;
+  /// Copy mode, resident runs (the instance API): the host copy has bytes
+  /// the device copy lacks (new buffers, host writes), or the device copy
+  /// has bytes the host copy lacks (an output not read back yet). Each is
+  /// moved only then.
+  bool hostNewer, deviceNewer;
 } mlxrt_cuda_alloc;
 
 /// Where the program stands with CUDA graphs: the first run of a program
@@ -225,6 +242,7 @@ typedef enum mlxrt_cuda_graph_state {
 } mlxrt_cuda_graph_state;
 
 typedef struct mlxrt_cuda_graph {
+  unsigned id; ///< Tags its graph memory; 0 for an empty slot.
   mlxrt_cuda_graph_state state;
   mlxrt_entry_fn entry; ///< The program and the buffers the state is for.
   void **args;
@@ -264,7 +282,15 @@ typedef struct mlxrt_cuda_device {
   bool unified;
   bool managedMemory;     ///< CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
   bool concurrentManaged; ///< ..._CONCURRENT_MANAGED_ACCESS (prefetches).
-  bool trace;             ///< MLXRT_TRACE=1: per-run phase times on stderr.
+  /// Per-run phase times go to trace (NULL: none).
+  mlxrt_trace_fn trace;
+  void *traceUser;
+  bool noGraphs; ///< Never capture CUDA graphs.
+  /// Intermediates a run frees become spares for the next run, so that
+  /// calls after the first allocate nothing (the instance API).
+  bool keepIntermediates;
+  /// Where cuBLASLt is loaded from (empty: the default search).
+  char libcublaslt[512], cudaHome[512];
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;
@@ -277,8 +303,13 @@ typedef struct mlxrt_cuda_device {
   /// The kernel launched last, named in a later synchronization's error.
   const char *lastKernel;
 
-  /// CUDA graph of the last program run (cuda_graph.c).
+  /// CUDA graph of the last program run (cuda_graph.c), and those of the
+  /// programs (or sets of buffers) run before it, most recent last, so that
+  /// models called in turn, or a state donated from call to call (two sets
+  /// of buffers in turn), replay their own graphs.
   mlxrt_cuda_graph graph;
+  mlxrt_cuda_graph cached[MLXRT_CUDA_CACHED_GRAPHS];
+  unsigned lastGraphId;
   /// cuBLASLt state (cublaslt.c), created on the first matrix product.
   struct mlxrt_cublaslt_state *blas;
   int ccMajor, ccMinor; ///< Compute capability.
@@ -341,6 +372,14 @@ void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes);
 /// (cuda_abi.c); called when the device closes, with its context current.
 void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev);
 
+/// Loads every registered module not yet loaded into the device (JIT of
+/// the PTX), with its context current; false with the failure recorded.
+bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev);
+
+/// Creates the device's cuBLASLt handle and workspace (cublaslt.c) unless
+/// it has them; false with the failure recorded.
+bool mlxrt_cublaslt_prepare(mlxrt_cuda_device *dev);
+
 //===----------------------------------------------------------------------===//
 // CUDA graphs (cuda_graph.c)
 //===----------------------------------------------------------------------===//
@@ -352,7 +391,8 @@ bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
                                    mlxrt_entry_fn entry, void **args,
                                    size_t numArgs);
 
-/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs.
+/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs (env.c;
+/// a device follows its own noGraphs).
 bool mlxrt_cuda_graphs_disabled(void);
 
 /// Runs `entry` on `args` (the program's view of the buffers) on the
@@ -361,8 +401,22 @@ bool mlxrt_cuda_graphs_disabled(void);
 void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
                           void **args, size_t numArgs);
 
-/// Destroys the graph and frees the memory it owns (context current).
+/// Destroys the graph of the last run and frees the memory it owns
+/// (context current).
 void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev);
+
+/// Destroys every graph, the cached ones too.
+void mlxrt_cuda_graph_reset_all(mlxrt_cuda_device *dev);
+
+/// Destroys the graphs whose program runs on the buffer `view` (the
+/// program's address of it), before the buffer is freed.
+void mlxrt_cuda_graph_forget_buffer(mlxrt_cuda_device *dev, void *view);
+
+/// Before a run of `entry` on `args`: makes the graph of that program and
+/// buffers, if one is cached, the current one (dev->graph); else caches the
+/// current one (dropping the oldest) when it is worth keeping.
+void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                             void **args, size_t numArgs);
 
 /// During capture: remembers a copy from host memory into graph memory, made
 /// once the graph exists. False (recorded) when out of memory.
@@ -383,10 +437,15 @@ void mlxrt_cuda_clear_failure(mlxrt_cuda_device *dev);
 /// Destroys the device's cuBLASLt handle, plans and workspace.
 void mlxrt_cublaslt_release(mlxrt_cuda_device *dev);
 
-/// libcublasLt, loaded on first use ($MLXRT_LIBCUBLASLT, else
-/// libcublasLt.so.13, .so.12, .so, then the toolkit's lib64); NULL with the
-/// reason when it does not load or lacks an entry point. A failure is not
-/// remembered.
+/// libcublasLt, loaded on first use (`path` alone when not NULL, else
+/// libcublasLt.so.13, .so.12, .so, then the lib64 of `cudaHome`, NULL:
+/// /usr/local/cuda); NULL with the reason when it does not load or lacks an
+/// entry point. A failure is not remembered.
+const struct mlxrt_cublaslt *mlxrt_cublaslt_load_from(const char *path,
+                                                      const char *cudaHome,
+                                                      char *reason,
+                                                      size_t size);
+/// mlxrt_cublaslt_load_from($MLXRT_LIBCUBLASLT, $CUDA_HOME) (env.c).
 const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size);
 
 /// The arguments of mlxrt_matmul (see mlxrt.h).

@@ -36,8 +36,9 @@ mlxrt_status mlxrt_device_parse_name(const char *name, mlxrt_device_kind *kind,
                     "unknown device '%s' (expected cpu, cuda or cuda:N)", name);
 }
 
-mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
-                               mlxrt_error *err) {
+mlxrt_status mlxrt_device_open_config(const char *name,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err) {
   *out = NULL;
   mlxrt_device_kind kind;
   int ordinal;
@@ -45,7 +46,7 @@ mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
   if (st != MLXRT_OK)
     return st;
   if (kind == MLXRT_DEVICE_CUDA)
-    return mlxrt_cuda_device_create(ordinal, out, err);
+    return mlxrt_cuda_device_create(ordinal, config, out, err);
   return mlxrt_cpu_device_create(out, err);
 }
 
@@ -81,6 +82,32 @@ mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
                       "no program to run on %s", dev->description);
   return dev->ops->run(dev, entry, args, num_inputs, num_outputs, elapsed_ms,
                        err);
+}
+
+mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
+                                       void **args, size_t num_inputs,
+                                       size_t num_outputs, mlxrt_error *err) {
+  if (!entry)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "no program to run on %s", dev->description);
+  if (!dev->ops->runResident)
+    return dev->ops->run(dev, entry, args, num_inputs, num_outputs, NULL, err);
+  return dev->ops->runResident(dev, entry, args, num_inputs, num_outputs, err);
+}
+
+mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p,
+                                  mlxrt_error *err) {
+  return dev->ops->toHost ? dev->ops->toHost(dev, p, err) : MLXRT_OK;
+}
+
+void mlxrt_device_host_wrote(mlxrt_device *dev, void *p) {
+  if (dev->ops->hostWrote)
+    dev->ops->hostWrote(dev, p);
+}
+
+mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
+                                  mlxrt_error *err) {
+  return dev->ops->prepare ? dev->ops->prepare(dev, matmul, err) : MLXRT_OK;
 }
 
 double mlxrt_now_ms(void) {

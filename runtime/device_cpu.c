@@ -36,7 +36,8 @@ static mlxrt_status cpuRun(mlxrt_device *dev, mlxrt_entry_fn entry, void **args,
 
 static void cpuDestroy(mlxrt_device *dev) { free(dev); }
 
-static const mlxrt_device_ops CpuOps = {cpuAlloc, cpuFree, cpuRun, cpuDestroy};
+static const mlxrt_device_ops CpuOps = {cpuAlloc, cpuFree, cpuRun, cpuDestroy,
+                                        NULL,     NULL,    NULL,   NULL};
 
 mlxrt_status mlxrt_cpu_device_create(mlxrt_device **out, mlxrt_error *err) {
   mlxrt_device *dev = calloc(1, sizeof(*dev));

@@ -150,9 +150,9 @@ mlxrt_cuda_alloc *mlxrt_cuda_find_range(mlxrt_cuda_device *dev, uintptr_t ptr,
   return NULL;
 }
 
-mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
-                                 mlxrt_cuda_alloc_kind kind, bool managed,
-                                 void **out, mlxrt_error *err) {
+static mlxrt_status allocateNew(mlxrt_cuda_device *dev, size_t bytes,
+                                mlxrt_cuda_alloc_kind kind, bool managed,
+                                void **out, mlxrt_error *err) {
   *out = NULL;
   // The driver rejects empty allocations; NULL must mean "no buffer".
   size_t size = bytes ? bytes : 1;
@@ -198,8 +198,44 @@ mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
   a->managed = managed;
   a->where = MLXRT_CUDA_ANYWHERE;
   a->hostResident = false;
+  a->hostNewer = true;
+  a->deviceNewer = false;
+  a->graph = 0;
   *out = key;
   return MLXRT_OK;
+}
+
+static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a);
+
+mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
+                                 mlxrt_cuda_alloc_kind kind, bool managed,
+                                 void **out, mlxrt_error *err) {
+  // A spare of the size and memory asked for serves an intermediate.
+  size_t size = bytes ? bytes : 1;
+  bool spares = false;
+  for (size_t i = 0; i < dev->numAllocs; ++i) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    if (a->kind != MLXRT_CUDA_SPARE)
+      continue;
+    spares = true;
+    if (kind != MLXRT_CUDA_BUFFER && a->bytes == size &&
+        a->managed == managed) {
+      a->kind = kind;
+      a->where = MLXRT_CUDA_ANYWHERE;
+      a->hostResident = false;
+      *out = a->key;
+      return MLXRT_OK;
+    }
+  }
+  mlxrt_status st = allocateNew(dev, bytes, kind, managed, out, err);
+  if (st == MLXRT_ERROR_OUT_OF_MEMORY && spares) {
+    // The spares held the memory: give it back and try again.
+    for (size_t i = dev->numAllocs; i-- > 0;)
+      if (dev->allocs[i].kind == MLXRT_CUDA_SPARE)
+        releaseAlloc(dev, &dev->allocs[i]);
+    st = allocateNew(dev, bytes, kind, managed, out, err);
+  }
+  return st;
 }
 
 void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes) {
@@ -228,19 +264,27 @@ static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
 
 bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
   mlxrt_cuda_alloc *a = findAlloc(dev, key);
-  if (!a || (a->kind == MLXRT_CUDA_BUFFER) != buffer)
+  if (!a || (a->kind == MLXRT_CUDA_BUFFER) != buffer ||
+      a->kind == MLXRT_CUDA_SPARE)
     return false;
-  releaseAlloc(dev, a);
+  if (a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates)
+    a->kind = MLXRT_CUDA_SPARE;
+  else
+    releaseAlloc(dev, a);
   return true;
 }
 
 /// Frees the intermediates and sinks a run left behind (graph memory stays
-/// with its graph).
+/// with its graph); intermediates become spares where they are kept.
 static void releaseIntermediates(mlxrt_cuda_device *dev) {
-  for (size_t i = dev->numAllocs; i-- > 0;)
-    if (dev->allocs[i].kind == MLXRT_CUDA_INTERMEDIATE ||
-        dev->allocs[i].kind == MLXRT_CUDA_SINK)
-      releaseAlloc(dev, &dev->allocs[i]);
+  for (size_t i = dev->numAllocs; i-- > 0;) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    if (a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates &&
+        !dev->failed)
+      a->kind = MLXRT_CUDA_SPARE;
+    else if (a->kind == MLXRT_CUDA_INTERMEDIATE || a->kind == MLXRT_CUDA_SINK)
+      releaseAlloc(dev, a);
+  }
 }
 
 void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
@@ -254,13 +298,14 @@ void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,
 // Discovery
 //===----------------------------------------------------------------------===//
 
-int mlxrt_cuda_device_count(char *reason, size_t size) {
+int mlxrt_cuda_device_count_with(const char *libcuda, char *reason,
+                                 size_t size) {
   char scratch[512];
   if (!reason || size == 0) {
     reason = scratch;
     size = sizeof(scratch);
   }
-  const mlxrt_cuda_driver *drv = mlxrt_cuda_driver_get(reason, size);
+  const mlxrt_cuda_driver *drv = mlxrt_cuda_driver_load(libcuda, reason, size);
   if (!drv)
     return 0;
   int count = 0;
@@ -278,16 +323,13 @@ int mlxrt_cuda_device_count(char *reason, size_t size) {
   return count;
 }
 
-int mlxrt_cuda_available(char *reason, size_t size) {
-  return mlxrt_cuda_device_count(reason, size) > 0;
-}
-
 /// The driver and the device handle of `ordinal`, or a "no CUDA device"
 /// failure that says why.
-static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
+static mlxrt_status lookupDevice(const char *libcuda, int ordinal,
+                                 const mlxrt_cuda_driver **drv,
                                  CUdevice *device, mlxrt_error *err) {
   char reason[512];
-  int count = mlxrt_cuda_device_count(reason, sizeof(reason));
+  int count = mlxrt_cuda_device_count_with(libcuda, reason, sizeof(reason));
   if (count == 0)
     return mlxrt_fail(err, MLXRT_ERROR_DEVICE, "no CUDA device: %s", reason);
   if ((ordinal < 0 || ordinal >= count) && count == 1)
@@ -300,7 +342,7 @@ static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
                       "no CUDA device: cuda:%d does not exist (there are %d "
                       "CUDA devices, cuda:0 to cuda:%d)",
                       ordinal, count, count - 1);
-  *drv = mlxrt_cuda_driver_get(NULL, 0);
+  *drv = mlxrt_cuda_driver_load(libcuda, NULL, 0);
   CUresult r = (*drv)->cuDeviceGet(device, ordinal);
   if (r != CUDA_SUCCESS) {
     char text[512];
@@ -312,13 +354,14 @@ static mlxrt_status lookupDevice(int ordinal, const mlxrt_cuda_driver **drv,
   return MLXRT_OK;
 }
 
-mlxrt_status mlxrt_cuda_device_name(int ordinal, char *name, size_t size,
-                                    mlxrt_error *err) {
+mlxrt_status mlxrt_cuda_device_name_with(const char *libcuda, int ordinal,
+                                         char *name, size_t size,
+                                         mlxrt_error *err) {
   if (size)
     name[0] = '\0';
   const mlxrt_cuda_driver *drv;
   CUdevice device;
-  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  mlxrt_status st = lookupDevice(libcuda, ordinal, &drv, &device, err);
   if (st != MLXRT_OK)
     return st;
   char buf[256];
@@ -364,9 +407,13 @@ static mlxrt_status cudaAlloc(mlxrt_device *base, size_t nbytes, void **out,
 static void cudaFree(mlxrt_device *base, void *p) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   if (makeCurrent(dev, NULL) == MLXRT_OK) {
-    // A graph refers to its buffers by address: a new buffer may reuse it.
-    if (dev->graph.entry)
-      mlxrt_cuda_graph_reset(dev);
+    // A graph refers to its buffers by address, which a new buffer may
+    // reuse; freeing a buffer it does not use leaves it (the instance API
+    // frees arrays the caller dropped between calls).
+    mlxrt_cuda_alloc *a = findAlloc(dev, p);
+    if (a)
+      mlxrt_cuda_graph_forget_buffer(
+          dev, dev->unified ? a->key : (void *)(uintptr_t)a->ptr);
     mlxrt_cuda_release(dev, p, true);
   }
 }
@@ -454,8 +501,17 @@ bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev,
 /// captured or replayed run, which skips those calls: then the buffers the
 /// program migrates (all but the host-resident ones, which its first run
 /// marked) go to the device here, outputs without their dead contents.
+/// Reports a transfer to the trace callback.
+static void traceTransfer(mlxrt_cuda_device *dev, mlxrt_trace_kind kind,
+                          size_t bytes, const char *what) {
+  if (!dev->trace)
+    return;
+  mlxrt_trace_event event = {kind, 0, what, bytes};
+  dev->trace(dev->traceUser, &event);
+}
+
 static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
-                   size_t numArgs, bool graphRun) {
+                   size_t numArgs, bool graphRun, bool resident) {
   if (dev->unified) {
     for (size_t i = 0; graphRun && i < numArgs && !dev->failed; ++i) {
       mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
@@ -472,8 +528,15 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
   }
   for (size_t i = 0; i < numInputs && !dev->failed; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    mlxrt_cuda_check(dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
-                     "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes);
+    // Resident: the device copy is current unless the host wrote since.
+    if (resident && !a->hostNewer)
+      continue;
+    if (mlxrt_cuda_check(
+            dev, dev->drv->cuMemcpyHtoD_v2(a->ptr, a->host, a->bytes),
+            "cuMemcpyHtoD_v2 of input %zu (%zu bytes)", i, a->bytes)) {
+      a->hostNewer = false;
+      traceTransfer(dev, MLXRT_TRACE_TO_DEVICE, a->bytes, "input");
+    }
   }
 }
 
@@ -498,9 +561,11 @@ static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
                      "cuStreamSynchronize after copying the outputs back");
 }
 
-static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
-                            void **args, size_t numInputs, size_t numOutputs,
-                            double *elapsedMs, mlxrt_error *err) {
+/// A run; `resident` (the instance API) moves only inputs the host wrote
+/// and leaves the outputs on the device until mlxrt_device_to_host.
+static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
+                          size_t numInputs, size_t numOutputs,
+                          double *elapsedMs, bool resident, mlxrt_error *err) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   const mlxrt_cuda_driver *drv = dev->drv;
   if (Active)
@@ -528,18 +593,22 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
     }
     programArgs[i] = dev->unified ? a->key : (void *)(uintptr_t)a->ptr;
   }
-  // The host may have written any buffer since the last run.
-  for (size_t i = 0; i < dev->numAllocs; ++i)
+  // The host may have written any buffer since the last run (resident runs
+  // learn of each write: mlxrt_device_host_wrote).
+  for (size_t i = 0; i < dev->numAllocs && !resident; ++i)
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
 
   resetFailure(dev);
+  mlxrt_cuda_graph_select(dev, entry, programArgs, numArgs);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
+  mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, "", 0};
   moveIn(dev, args, numInputs, numArgs,
-         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs));
+         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs),
+         resident);
   if (dev->trace && !dev->failed) {
     drv->cuStreamSynchronize(dev->stream);
-    fprintf(stderr, "mlxrt trace: inputs placed in %.3f ms\n",
-            mlxrt_now_ms() - t0);
+    event.ms = mlxrt_now_ms() - t0;
+    dev->trace(dev->traceUser, &event);
   }
   if (!dev->failed &&
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
@@ -558,13 +627,23 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
     mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
                      "cuEventElapsedTime");
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
-  if (!dev->failed)
+  if (!dev->failed && !resident)
     moveOut(dev, args, numInputs, numArgs);
-  if (dev->trace && !dev->failed)
-    fprintf(stderr,
-            "mlxrt trace: program %.3f ms (events), outputs placed in %.3f "
-            "ms\n",
-            ms, mlxrt_now_ms() - t1);
+  for (size_t i = numInputs; resident && !dev->failed && i < numArgs; ++i) {
+    // The outputs stay where the program left them.
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    a->hostNewer = false;
+    a->deviceNewer = !dev->unified;
+    a->where = MLXRT_CUDA_ANYWHERE;
+  }
+  if (dev->trace && !dev->failed) {
+    event.kind = MLXRT_TRACE_PROGRAM;
+    event.ms = ms;
+    dev->trace(dev->traceUser, &event);
+    event.kind = MLXRT_TRACE_OUTPUTS_PLACED;
+    event.ms = mlxrt_now_ms() - t1;
+    dev->trace(dev->traceUser, &event);
+  }
   if (dev->failed) { // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
     mlxrt_cuda_graph_reset(dev);
@@ -578,12 +657,75 @@ static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
   return MLXRT_OK;
 }
 
+static mlxrt_status cudaRun(mlxrt_device *base, mlxrt_entry_fn entry,
+                            void **args, size_t numInputs, size_t numOutputs,
+                            double *elapsedMs, mlxrt_error *err) {
+  return runOn(base, entry, args, numInputs, numOutputs, elapsedMs, false, err);
+}
+
+static mlxrt_status cudaRunResident(mlxrt_device *base, mlxrt_entry_fn entry,
+                                    void **args, size_t numInputs,
+                                    size_t numOutputs, mlxrt_error *err) {
+  return runOn(base, entry, args, numInputs, numOutputs, NULL, true, err);
+}
+
+static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_cuda_alloc *a = findAlloc(dev, p);
+  if (!a || a->kind != MLXRT_CUDA_BUFFER)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "not a buffer of %s",
+                      dev->base.description);
+  bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
+                           : a->deviceNewer;
+  if (!move)
+    return MLXRT_OK;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  if (dev->unified) {
+    if (mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, "an array") > 0)
+      traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
+    if (!dev->failed)
+      mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
+                       "cuStreamSynchronize after moving an array to the "
+                       "host");
+  } else if (mlxrt_cuda_check(
+                 dev, dev->drv->cuMemcpyDtoH_v2(a->host, a->ptr, a->bytes),
+                 "cuMemcpyDtoH_v2 of an array (%zu bytes)", a->bytes)) {
+    a->deviceNewer = false;
+    traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
+  }
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
+static mlxrt_status cudaPrepare(mlxrt_device *base, bool matmul,
+                                mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  if (mlxrt_cuda_load_modules(dev) && matmul)
+    mlxrt_cublaslt_prepare(dev);
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
+static void cudaHostWrote(mlxrt_device *base, void *p) {
+  mlxrt_cuda_alloc *a = findAlloc((mlxrt_cuda_device *)base, p);
+  if (!a)
+    return;
+  a->hostNewer = true;
+  a->deviceNewer = false;
+  a->where = MLXRT_CUDA_ANYWHERE;
+}
+
 static void cudaDestroy(mlxrt_device *base) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   const mlxrt_cuda_driver *drv = dev->drv;
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
-    mlxrt_cuda_graph_reset(dev);
+    mlxrt_cuda_graph_reset_all(dev);
     mlxrt_cublaslt_release(dev);
     mlxrt_cuda_unload_modules(dev);
     while (dev->numAllocs)
@@ -601,21 +743,17 @@ static void cudaDestroy(mlxrt_device *base) {
   free(dev);
 }
 
-/// The unified path is the default; MLXRT_NO_UNIFIED=1 forces copies.
-static bool unifiedDisabledByEnv(void) {
-  const char *v = getenv("MLXRT_NO_UNIFIED");
-  return v && *v && strcmp(v, "0") != 0;
-}
+static const mlxrt_device_ops CudaOps = {
+    cudaAlloc,       cudaFree,   cudaRun,       cudaDestroy,
+    cudaRunResident, cudaToHost, cudaHostWrote, cudaPrepare};
 
-static const mlxrt_device_ops CudaOps = {cudaAlloc, cudaFree, cudaRun,
-                                         cudaDestroy};
-
-mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
-                                      mlxrt_error *err) {
+mlxrt_status mlxrt_cuda_device_create(int ordinal,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err) {
   *out = NULL;
   const mlxrt_cuda_driver *drv;
   CUdevice device;
-  mlxrt_status st = lookupDevice(ordinal, &drv, &device, err);
+  mlxrt_status st = lookupDevice(config->libcuda, ordinal, &drv, &device, err);
   if (st != MLXRT_OK)
     return st;
   mlxrt_cuda_device *dev = calloc(1, sizeof(*dev));
@@ -684,9 +822,17 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
   }
   dev->managedMemory = managed != 0;
   dev->concurrentManaged = managed && concurrent;
-  dev->unified = dev->concurrentManaged && !unifiedDisabledByEnv();
-  const char *trace = getenv("MLXRT_TRACE");
-  dev->trace = trace && *trace && strcmp(trace, "0") != 0;
+  // The unified path is the default; MLXRT_MEMORY_COPY forces copies.
+  dev->unified = dev->concurrentManaged && config->memory != MLXRT_MEMORY_COPY;
+  dev->trace = config->trace;
+  dev->traceUser = config->traceUser;
+  dev->noGraphs = config->noGraphs;
+  dev->keepIntermediates = config->keepIntermediates;
+  if (config->libcublaslt)
+    mlxrt_strlcpy(dev->libcublaslt, config->libcublaslt,
+                  sizeof(dev->libcublaslt));
+  if (config->cudaHome)
+    mlxrt_strlcpy(dev->cudaHome, config->cudaHome, sizeof(dev->cudaHome));
   *out = &dev->base;
   return MLXRT_OK;
 }

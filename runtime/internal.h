@@ -18,6 +18,8 @@
 #endif
 
 #include "mlxrt.h"
+#include "mlxrt_abi.h"
+#include "mlxrt_api.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -188,6 +190,18 @@ typedef struct mlxrt_device_ops {
                       size_t num_inputs, size_t num_outputs, double *elapsed_ms,
                       mlxrt_error *err);
   void (*destroy)(mlxrt_device *dev);
+  /// For the instance API (NULL where host and device share the bytes, as
+  /// on the CPU): a run that moves only the inputs the host wrote and
+  /// leaves the outputs on the device; making a buffer current on the host
+  /// before the host reads it; learning that the host wrote one.
+  mlxrt_status (*runResident)(mlxrt_device *dev, mlxrt_entry_fn entry,
+                              void **args, size_t num_inputs,
+                              size_t num_outputs, mlxrt_error *err);
+  mlxrt_status (*toHost)(mlxrt_device *dev, void *p, mlxrt_error *err);
+  void (*hostWrote)(mlxrt_device *dev, void *p);
+  /// Everything a model's first run would make, made at its opening: the
+  /// kernel modules (JIT) and, for a model with matrix products, cuBLASLt.
+  mlxrt_status (*prepare)(mlxrt_device *dev, bool matmul, mlxrt_error *err);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -197,8 +211,54 @@ struct mlxrt_device {
   char description[128];
 };
 
+/// How a device is set up: the instance's options, or (for mlxrt_device_open
+/// and the command line) the environment, read in env.c alone.
+typedef struct mlxrt_device_config {
+  mlxrt_memory_mode memory;
+  bool noGraphs;
+  const char *libcuda;     ///< NULL: libcuda.so.1.
+  const char *libcublaslt; ///< NULL: the default search.
+  const char *cudaHome;    ///< NULL: /usr/local/cuda.
+  mlxrt_trace_fn trace;
+  void *traceUser;
+  /// Keep the intermediates a run frees for the next run (the instance API;
+  /// executables free them).
+  bool keepIntermediates;
+} mlxrt_device_config;
+
+/// The configuration the environment gives: MLXRT_NO_UNIFIED, MLXRT_NO_GRAPH,
+/// MLXRT_LIBCUDA, MLXRT_LIBCUBLASLT, CUDA_HOME, and MLXRT_TRACE (a callback
+/// that prints to stderr; the command line's behaviour).
+void mlxrt_device_config_from_env(mlxrt_device_config *config);
+
+/// The resident forms of the device's operations (see mlxrt_device_ops):
+/// the plain ones where the device has none.
+mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
+                                       void **args, size_t num_inputs,
+                                       size_t num_outputs, mlxrt_error *err);
+mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p, mlxrt_error *err);
+void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
+mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
+                                  mlxrt_error *err);
+
+/// mlxrt_device_open with an explicit configuration.
+mlxrt_status mlxrt_device_open_config(const char *name,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err);
+
+/// The number of CUDA devices with the driver at `libcuda` (NULL: the
+/// default); 0 with a reason as in mlxrt_cuda_available.
+int mlxrt_cuda_device_count_with(const char *libcuda, char *reason,
+                                 size_t size);
+
+/// mlxrt_cuda_device_name with the driver at `libcuda`.
+mlxrt_status mlxrt_cuda_device_name_with(const char *libcuda, int ordinal,
+                                         char *name, size_t size,
+                                         mlxrt_error *err);
+
 mlxrt_status mlxrt_cpu_device_create(mlxrt_device **out, mlxrt_error *err);
-mlxrt_status mlxrt_cuda_device_create(int ordinal, mlxrt_device **out,
-                                      mlxrt_error *err);
+mlxrt_status mlxrt_cuda_device_create(int ordinal,
+                                      const mlxrt_device_config *config,
+                                      mlxrt_device **out, mlxrt_error *err);
 
 #endif // MLXRT_INTERNAL_H

@@ -16,6 +16,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+// The dtype codes and flags of mlxrt_matmul.
+#include "runtime/mlxrt.h"
+#include "runtime/mlxrt_abi.h"
+
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCMATMULTORUNTIME
 #include "codegen/Passes.h.inc"
@@ -25,9 +29,17 @@ using namespace mlir;
 
 static constexpr StringLiteral kMatmulFn = "mlxrt_matmul";
 
-// mlxrt_dtype codes (runtime/mlxrt.h) and mlxrt_matmul's flags.
-enum : int32_t { kFloat16 = 9, kBFloat16 = 10, kFloat32 = 11 };
-enum : int32_t { kTransposeA = 1, kTransposeB = 2, kAccumulate = 4 };
+// mlxrt_dtype codes and mlxrt_matmul's flags, as the runtime defines them.
+enum : int32_t {
+  kFloat16 = MLXRT_DTYPE_FLOAT16,
+  kBFloat16 = MLXRT_DTYPE_BFLOAT16,
+  kFloat32 = MLXRT_DTYPE_FLOAT32,
+};
+enum : int32_t {
+  kTransposeA = MLXRT_MATMUL_TRANSPOSE_A,
+  kTransposeB = MLXRT_MATMUL_TRANSPOSE_B,
+  kAccumulate = MLXRT_MATMUL_ACCUMULATE,
+};
 
 static std::optional<int32_t> getDtypeCode(Type type) {
   if (type.isF32())

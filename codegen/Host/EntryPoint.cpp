@@ -10,8 +10,22 @@
 #include "llvm/ADT/StringSet.h"
 
 // The runtime's limits (MLXRT_MAX_RANK): what it will accept is checked here,
-// at compile time.
+// at compile time. The symbol names and the descriptor's layout come from
+// the ABI header the runtime reads them with.
 #include "runtime/mlxrt.h"
+#include "runtime/mlxrt_abi.h"
+
+#include <cstddef>
+
+// The descriptor is emitted as the LLVM struct { i32, i32, ptr x 4 }.
+static_assert(offsetof(mlxrt_model_abi, abi_version) == 0 &&
+                  offsetof(mlxrt_model_abi, flags) == 4 &&
+                  offsetof(mlxrt_model_abi, name) == 8 &&
+                  offsetof(mlxrt_model_abi, signature) == 16 &&
+                  offsetof(mlxrt_model_abi, entry) == 24 &&
+                  offsetof(mlxrt_model_abi, entry_cuda) == 32 &&
+                  sizeof(mlxrt_model_abi) == 40,
+              "mlxrt_model_abi is not laid out as codegen emits it");
 
 using namespace mlir;
 using namespace mlir::mlx;
@@ -32,6 +46,39 @@ std::string ProgramSignature::str() const {
   for (const TensorSpec &spec : outputs)
     add("output", spec);
   return text;
+}
+
+std::string mlx::getModelSymbol(StringRef model, StringRef suffix) {
+  return (MLXRT_SYMBOL_PREFIX + model + suffix).str();
+}
+
+bool mlx::isValidModelName(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+std::string mlx::sanitizeModelName(StringRef stem) {
+  std::string name;
+  for (char c : stem)
+    name.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (name.empty())
+    return MLXRT_EXECUTABLE_MODEL_NAME;
+  if (llvm::isDigit(name.front()))
+    name.insert(name.begin(), '_');
+  return name;
+}
+
+SmallVector<std::string> mlx::getExportedSymbols(StringRef model) {
+  SmallVector<std::string> names;
+  for (StringRef suffix :
+       {StringRef(MLXRT_MODEL_SUFFIX), StringRef(MLXRT_SIGNATURE_SUFFIX),
+        StringRef(MLXRT_ENTRY_SUFFIX), StringRef(MLXRT_ENTRY_CUDA_SUFFIX),
+        StringRef("")})
+    names.push_back(getModelSymbol(model, suffix));
+  names.push_back(MLXRT_SHARED_MODEL_SYMBOL);
+  return names;
 }
 
 std::string mlx::getGraphSymbol(StringRef entry, Variant variant) {
@@ -82,9 +129,8 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
       std::string shown;
       llvm::raw_string_ostream os(shown);
       llvm::printEscapedString(llvm::StringRef(spec.name).take_front(64), os);
-      return func.emitError()
-             << kind << " #" << index << " ('" << shown << "', " << type
-             << "): ";
+      return func.emitError() << kind << " #" << index << " ('" << shown
+                              << "', " << type << "): ";
     };
     if (std::string why = whyBadName(spec.name); !why.empty())
       return fail() << "not a valid name: " << why;
@@ -181,9 +227,86 @@ static int64_t byteSize(const TensorSpec &spec) {
   return n;
 }
 
+/// Declares `void name(ptr)` at the top of `module` unless it exists.
+static LLVM::LLVMFuncOp getOrDeclareEntry(OpBuilder &b, ModuleOp module,
+                                          Location loc, StringRef name) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::LLVMFuncOp::create(
+      b, loc, name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(b.getContext()),
+                                  {ptr}));
+}
+
+/// `const mlxrt_model_abi mlxc_<model>_model` (runtime/mlxrt_abi.h).
+static void addModelDescriptor(OpBuilder &b, ModuleOp module, Location loc,
+                               StringRef model, bool hasCuda) {
+  MLIRContext *ctx = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = b.getI32Type();
+  std::string nameText = model.str();
+  nameText.push_back('\0');
+  std::string nameSymbol = getModelSymbol(model, "_name");
+  LLVM::GlobalOp::create(
+      b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), nameText.size()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, nameSymbol,
+      b.getStringAttr(nameText));
+  LLVM::LLVMFuncOp cudaEntry;
+  if (hasCuda)
+    cudaEntry = getOrDeclareEntry(
+        b, module, loc, getModelSymbol(model, MLXRT_ENTRY_CUDA_SUFFIX));
+  auto type =
+      LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptr, ptr, ptr, ptr});
+  auto global = LLVM::GlobalOp::create(
+      b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
+      getModelSymbol(model, MLXRT_MODEL_SUFFIX), Attribute());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
+  Value value = LLVM::UndefOp::create(b, loc, type);
+  auto insert = [&](Value field, int64_t index) {
+    value = LLVM::InsertValueOp::create(b, loc, value, field, index);
+  };
+  insert(LLVM::ConstantOp::create(b, loc, i32,
+                                  b.getI32IntegerAttr(MLXRT_ABI_VERSION)),
+         0);
+  insert(LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)), 1);
+  insert(LLVM::AddressOfOp::create(b, loc, ptr, nameSymbol), 2);
+  insert(LLVM::AddressOfOp::create(
+             b, loc, ptr, getModelSymbol(model, MLXRT_SIGNATURE_SUFFIX)),
+         3);
+  insert(LLVM::AddressOfOp::create(b, loc, ptr,
+                                   getModelSymbol(model, MLXRT_ENTRY_SUFFIX)),
+         4);
+  insert(cudaEntry ? Value(LLVM::AddressOfOp::create(b, loc, ptr,
+                                                     cudaEntry.getSymName()))
+                   : Value(LLVM::ZeroOp::create(b, loc, ptr)),
+         5);
+  LLVM::ReturnOp::create(b, loc, value);
+}
+
+LogicalResult mlx::addSharedModelPointer(ModuleOp module, StringRef model) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(module.getContext());
+  std::string descriptor = getModelSymbol(model, MLXRT_MODEL_SUFFIX);
+  if (!module.lookupSymbol<LLVM::GlobalOp>(descriptor))
+    return module.emitError() << descriptor << " not found";
+  auto global = LLVM::GlobalOp::create(b, loc, ptr, /*isConstant=*/true,
+                                       LLVM::Linkage::External,
+                                       MLXRT_SHARED_MODEL_SYMBOL, Attribute());
+  b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
+  LLVM::ReturnOp::create(
+      b, loc, LLVM::AddressOfOp::create(b, loc, ptr, descriptor).getResult());
+  return success();
+}
+
 LogicalResult mlx::addEntryPoint(ModuleOp module,
                                  const ProgramSignature &signature,
-                                 Variant variant, bool capturable) {
+                                 Variant variant, StringRef model,
+                                 bool capturable, bool hasCuda) {
   MLIRContext *ctx = module.getContext();
   std::string graph = getGraphSymbol(signature.entry, variant);
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(graph);
@@ -212,18 +335,19 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
     text.push_back('\0');
     auto arrayType =
         LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
-    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                           LLVM::Linkage::External, "mlxc_program_signature",
-                           b.getStringAttr(text));
+    LLVM::GlobalOp::create(
+        b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::External,
+        getModelSymbol(model, MLXRT_SIGNATURE_SUFFIX), b.getStringAttr(text));
+    addModelDescriptor(b, module, loc, model, hasCuda);
   }
 
   auto entryType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr});
-  auto entry = LLVM::LLVMFuncOp::create(b, loc,
-                                        variant == Variant::Cpu
-                                            ? "mlxc_program_entry"
-                                            : "mlxc_program_entry_cuda",
-                                        entryType);
+  auto entry = LLVM::LLVMFuncOp::create(
+      b, loc,
+      getModelSymbol(model, variant == Variant::Cpu ? MLXRT_ENTRY_SUFFIX
+                                                    : MLXRT_ENTRY_CUDA_SUFFIX),
+      entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   if (variant == Variant::Cuda && capturable) {
@@ -255,8 +379,7 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
   LLVM::CallOp::create(b, loc, fn, args);
   // Outputs that repeat an input or another output are copies.
   for (size_t k = 0; k < numOutputs; ++k) {
-    if (isComputed(k) ||
-        signature.outputSources[k].kind == OutputSource::Empty)
+    if (isComputed(k) || signature.outputSources[k].kind == OutputSource::Empty)
       continue;
     const OutputSource &source = signature.outputSources[k];
     size_t from = source.kind == OutputSource::Input ? source.index
@@ -289,18 +412,20 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
 }
 
 LogicalResult mlx::addTypedEntryPoint(ModuleOp module,
-                                      const ProgramSignature &signature) {
+                                      const ProgramSignature &signature,
+                                      StringRef model) {
   MLIRContext *ctx = module.getContext();
-  auto entry = module.lookupSymbol<LLVM::LLVMFuncOp>("mlxc_program_entry");
+  std::string entryName = getModelSymbol(model, MLXRT_ENTRY_SUFFIX);
+  auto entry = module.lookupSymbol<LLVM::LLVMFuncOp>(entryName);
   if (!entry)
-    return module.emitError() << "mlxc_program_entry not found";
+    return module.emitError() << entryName << " not found";
   size_t count = signature.inputs.size() + signature.outputs.size();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = entry.getLoc();
   auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                           SmallVector<Type>(count, ptr));
-  auto fn = LLVM::LLVMFuncOp::create(b, loc, "mlxc_" + signature.entry, type);
+  auto fn = LLVM::LLVMFuncOp::create(b, loc, getModelSymbol(model, ""), type);
   Block *body = fn.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
@@ -333,23 +458,25 @@ static std::string getCType(Type dtype) {
 }
 
 std::string mlx::getLibraryHeader(const ProgramSignature &signature,
-                                  StringRef source) {
-  std::string guard = "MLXC_" + StringRef(signature.entry).upper() + "_H";
+                                  StringRef source, StringRef model,
+                                  bool hasCuda) {
+  std::string guard = "MLXC_" + StringRef(model).upper() + "_H";
   std::string h;
   llvm::raw_string_ostream os(h);
   os << "/* Generated by mlxc from " << source << ": graph '" << signature.entry
-     << "'. */\n"
+     << "', model '" << model << "'. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdbool.h>\n#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
      << "/* Runs the graph on the CPU in the calling thread. Every buffer is\n"
      << "   row-major and contiguous; float16/bfloat16 are raw 16-bit values.\n"
      << "   Outputs are written in full. */\n"
-     << "void mlxc_" << signature.entry << "(";
+     << "void " << getModelSymbol(model, "") << "(";
   bool first = true;
   auto param = [&](const TensorSpec &spec, bool isInput) {
+    // Names such as "layers.0.w" are not C identifiers.
     os << (first ? "" : ",") << "\n    " << (isInput ? "const " : "")
-       << getCType(spec.dtype) << " *" << spec.name << " /* "
+       << getCType(spec.dtype) << " *" << sanitizeModelName(spec.name) << " /* "
        << getDtypeName(spec.dtype) << " [";
     llvm::interleaveComma(spec.shape, os);
     os << "] */";
@@ -362,8 +489,19 @@ std::string mlx::getLibraryHeader(const ProgramSignature &signature,
   os << ");\n\n"
      << "/* The generic form: inputs then outputs. The signature text lists\n"
      << "   them (\"input NAME DTYPE DIMS\" per line). */\n"
-     << "void mlxc_program_entry(void **buffers);\n"
-     << "extern const char mlxc_program_signature[];\n\n"
+     << "void " << getModelSymbol(model, MLXRT_ENTRY_SUFFIX)
+     << "(void **buffers);\n";
+  if (hasCuda)
+    os << "/* The CUDA variant: run it through the runtime (mlxrt_api.h). */\n"
+       << "void " << getModelSymbol(model, MLXRT_ENTRY_CUDA_SUFFIX)
+       << "(void **buffers);\n";
+  os << "extern const char " << getModelSymbol(model, MLXRT_SIGNATURE_SUFFIX)
+     << "[];\n\n"
+     << "/* For the runtime's C API: mlxrt_model_open(instance, &"
+     << getModelSymbol(model, MLXRT_MODEL_SUFFIX) << ", ...). */\n"
+     << "struct mlxrt_model_abi;\n"
+     << "extern const struct mlxrt_model_abi "
+     << getModelSymbol(model, MLXRT_MODEL_SUFFIX) << ";\n\n"
      << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
   return h;
 }

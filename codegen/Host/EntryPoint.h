@@ -1,9 +1,10 @@
-//===- EntryPoint.h - the C entry point of a compiled graph ------*- C++
-//-*-===//
+//===- EntryPoint.h - the C entry point of a compiled graph --*- C++ -*-===//
 //
-// A compiled program exports `void mlxc_program_entry(void **buffers)` (inputs
-// then outputs, row-major) and `const char mlxc_program_signature[]`, which
-// the runtime parses (runtime/signature.c) to read inputs and write outputs.
+// A compiled model named NAME exports `void mlxc_NAME_entry(void **buffers)`
+// (inputs then outputs, row-major), `const char mlxc_NAME_signature[]`, which
+// the runtime parses (runtime/signature.c), and the descriptor
+// `mlxc_NAME_model` that the runtime's C API opens (runtime/mlxrt_abi.h has
+// the names and the layout). Executables use the name "program".
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +50,19 @@ struct ProgramSignature {
 FailureOr<ProgramSignature> getProgramSignature(func::FuncOp func);
 
 /// Where compiled code runs; each variant has its own entry symbol
-/// (`mlxc_program_entry` for the CPU, `mlxc_program_entry_cuda`).
+/// (`mlxc_NAME_entry` for the CPU, `mlxc_NAME_entry_cuda`).
 enum class Variant { Cpu, Cuda };
+
+/// `mlxc_<model><suffix>`: the exported symbols of model `model`
+/// (suffixes in runtime/mlxrt_abi.h; "" is the typed entry of a library).
+std::string getModelSymbol(StringRef model, StringRef suffix);
+
+/// Whether `name` can name a model: a C identifier.
+bool isValidModelName(StringRef name);
+
+/// A model name made from a file name's stem: characters that cannot be in
+/// a C identifier become '_', a leading digit gets a '_' in front.
+std::string sanitizeModelName(StringRef stem);
 
 /// Makes `func` return every computed value once and no arguments, and
 /// records in `signature` how the program's outputs are assembled. Zero-size
@@ -62,23 +74,35 @@ void dedupGraphResults(func::FuncOp func, ProgramSignature &signature);
 /// name can collide with C symbols such as `main`, nor the two variants.
 std::string getGraphSymbol(StringRef entry, Variant variant);
 
-/// Adds the entry point of `variant` to a module in the LLVM dialect whose
-/// graph function (renamed by getGraphSymbol) takes one bare pointer per
-/// input and output; the CPU variant also carries `mlxc_program_signature`.
-/// A `capturable` CUDA variant first calls `mlxrt_graph_capturable()`, which
-/// lets the runtime replay it as a CUDA graph.
+/// Adds the entry point of `variant` of model `model` to a module in the
+/// LLVM dialect whose graph function (renamed by getGraphSymbol) takes one
+/// bare pointer per input and output; the CPU variant also carries the
+/// signature text and the model's descriptor (which refers to the CUDA
+/// entry, linked in later, when `hasCuda`). A `capturable` CUDA variant
+/// first calls `mlxrt_graph_capturable()`, which lets the runtime replay it
+/// as a CUDA graph.
 LogicalResult addEntryPoint(ModuleOp module, const ProgramSignature &signature,
-                            Variant variant, bool capturable = false);
+                            Variant variant, StringRef model,
+                            bool capturable = false, bool hasCuda = false);
 
-/// Adds `void mlxc_<entry>(T *in..., T *out...)`, the typed C entry of a
-/// library (--emit=lib): it calls `mlxc_program_entry` on the CPU.
+/// Adds `void mlxc_<model>(T *in..., T *out...)`, the typed C entry of a
+/// library (--emit=lib): it calls the CPU entry.
 LogicalResult addTypedEntryPoint(ModuleOp module,
-                                 const ProgramSignature &signature);
+                                 const ProgramSignature &signature,
+                                 StringRef model);
 
-/// The C header of a library: the typed entry with shapes in comments, and
-/// the generic entries.
+/// Adds `mlxc_shared_model`, a pointer to the descriptor, which a loader of
+/// a shared object (--emit=shared) finds without knowing the model's name.
+LogicalResult addSharedModelPointer(ModuleOp module, StringRef model);
+
+/// The names a model exports (entries, signature, descriptor, typed entry,
+/// shared pointer): everything else in its object file can be internal.
+SmallVector<std::string> getExportedSymbols(StringRef model);
+
+/// The C header of a library: the typed entry with shapes in comments, the
+/// generic entries and the descriptor for the runtime's C API.
 std::string getLibraryHeader(const ProgramSignature &signature,
-                             StringRef source);
+                             StringRef source, StringRef model, bool hasCuda);
 
 } // namespace mlir::mlx
 

@@ -275,6 +275,8 @@ LogicalResult ObjectCompiler::add(MutableArrayRef<CompileUnit> units) {
       if (llvm::Linker::linkModules(*job.module, std::move(*translated)))
         return anchor.emitError() << "linking the program's modules failed";
     }
+    if (unit.prepare)
+      unit.prepare(*job.module);
     added.push_back(&job);
   }
   // The biggest first: the pool's threads finish together.
@@ -407,8 +409,8 @@ void mlx::storeProgram(StringRef cacheDir, StringRef key, StringRef notes,
                        ArrayRef<CompileUnit> units) {
   if (cacheDir.empty())
     return;
-  std::string text = kProgramHeader.str() + std::to_string(notes.size()) +
-                     "\n" + notes.str();
+  std::string text =
+      kProgramHeader.str() + std::to_string(notes.size()) + "\n" + notes.str();
   for (const CompileUnit &unit : units)
     text += unit.key + "\n";
   writeCached(cacheDir, key, text, ".program");

@@ -39,6 +39,10 @@ struct CompileUnit {
   /// The object file, filled by ObjectCompiler.
   std::string object;
   bool cached = false;
+  /// Runs on the translated LLVM module before it is optimized (e.g. to
+  /// make all but the exported symbols internal); part of the key's
+  /// options.
+  std::function<void(llvm::Module &)> prepare;
   /// Whether LLVM optimizes it (O3) or only generates code (O0: schedules
   /// of launches, where optimizing buys nothing).
   bool optimize = true;

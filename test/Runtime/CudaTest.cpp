@@ -461,10 +461,26 @@ TEST_P(Cuda, GraphCapturedOnTheSecondRunAndReplayed) {
 }
 
 TEST_P(Cuda, GraphsOffByEnvironment) {
+  // Read when the device opens (mlxrt_device_open; the instance API takes
+  // no_cuda_graphs instead): open it again.
+  mlxrt_device_free(Dev, In);
+  mlxrt_device_free(Dev, Out);
+  mlxrt_device_close(Dev);
+  Dev = nullptr;
   setenv("MLXRT_NO_GRAPH", "1", 1);
+  if (GetParam())
+    setenv("MLXRT_NO_UNIFIED", "1", 1);
+  mlxrt_error err;
+  mlxrt_status st = mlxrt_device_open("cuda", &Dev, &err);
+  unsetenv("MLXRT_NO_GRAPH");
+  unsetenv("MLXRT_NO_UNIFIED");
+  ASSERT_EQ(st, MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &In, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+  for (unsigned i = 0; i < N; ++i)
+    static_cast<float *>(In)[i] = float(i) - 3.5f;
   for (int r = 0; r < 3; ++r)
     ASSERT_EQ(run(capturableEntry), MLXRT_OK) << Err.message;
-  unsetenv("MLXRT_NO_GRAPH");
   expectTimesFour();
   EXPECT_EQ(P.calls, 3);
 }

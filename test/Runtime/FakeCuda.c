@@ -59,6 +59,8 @@ static struct {
     {"graph_launches", 0}, // cuGraphLaunch calls
     {"capture_errors", 0}, // calls rejected because the stream captured
     {"live_allocs", 0},    // device allocations not freed
+    {"allocations", 0},    // device allocations made
+    {"module_loads", 0},   // cuModuleLoadDataEx calls
     {"heuristics", 0},     // cublasLtMatmulAlgoGetHeuristic calls
     {"handles", 0},        // cublasLtCreate calls
     {"products", 0},       // products computed
@@ -310,6 +312,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
   (void)n, (void)options, (void)values;
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
+  ++*var("module_loads");
   memset(LastImage, 0, sizeof(LastImage));
   memcpy(LastImage, image, 16);
   traceImage(image);
@@ -385,6 +388,7 @@ static CUresult allocate(uintptr_t *ptr, size_t bytes) {
       break;
     }
   ++*var("live_allocs");
+  ++*var("allocations");
   return OK;
 }
 CUresult cuMemAllocManaged(uintptr_t *ptr, size_t bytes, unsigned flags) {

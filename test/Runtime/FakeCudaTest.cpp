@@ -9,6 +9,8 @@
 
 #include "TestUtil.h"
 
+#include "runtime/mlxrt_api.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -179,7 +181,24 @@ TEST_P(FakeCuda, SecondRunCapturedThenReplayed) {
   EXPECT_EQ(F.get("captured"), 2);
 }
 
-TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
+TEST_P(FakeCuda, FreeingAnotherBufferKeepsTheGraph) {
+  setInput(0);
+  for (int r = 0; r < 2; ++r)
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  void *other;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, 64, &other, &err), MLXRT_OK);
+  mlxrt_device_free(Dev, other);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 0);
+  EXPECT_EQ(Calls, 2); // Replayed, not run again.
+  EXPECT_EQ(F.get("graph_launches"), 2);
+}
+
+// Programs run in turn keep their graphs (models called in turn, a state
+// donated from call to call); freeing a buffer a graph runs on forgets it.
+TEST_P(FakeCuda, OtherProgramsKeepTheirGraphsUntilABufferGoes) {
   setInput(0);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
@@ -189,11 +208,13 @@ TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
   ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(Calls, 5);
   EXPECT_EQ(F.get("graph_launches"), 1);
+  setInput(2);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
-  EXPECT_EQ(Calls, 7);
-  EXPECT_EQ(F.get("graph_launches"), 3);
+  expectTimes(6, 2);
+  EXPECT_EQ(Calls, 5); // Replayed from its cached graph.
+  EXPECT_EQ(F.get("graph_launches"), 4);
   // A new output buffer: the graph wrote the old one.
   mlxrt_device_free(Dev, Out);
   mlxrt_error err;
@@ -201,15 +222,44 @@ TEST_P(FakeCuda, OtherProgramsAndBuffersStartOver) {
   setInput(1);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 1);
-  EXPECT_EQ(Calls, 8);
+  EXPECT_EQ(Calls, 6);
+  EXPECT_EQ(F.get("graph_launches"), 4);
+}
+
+// Two sets of buffers in turn (a donated state swaps them each call): each
+// is captured once and replayed.
+TEST_P(FakeCuda, BuffersInTurnReplayTheirGraphs) {
+  void *other;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &other, &err), MLXRT_OK);
+  setInput(0);
+  for (int r = 0; r < 6; ++r) {
+    void *args[] = {r % 2 ? other : In, r % 2 ? In : other};
+    if (r % 2 == 0)
+      setInput(float(r));
+    ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args, 1, 1, nullptr, &Err),
+              MLXRT_OK)
+        << Err.message;
+  }
+  // Runs 0 and 1 direct, 2 and 3 captured, the rest replayed.
+  EXPECT_EQ(Calls, 4);
+  EXPECT_EQ(F.get("graph_launches"), 4);
+  // The last run read what the one before wrote: 6 * 6 * the input of run 4.
+  for (unsigned i = 0; i < N; ++i)
+    ASSERT_EQ(in()[i], 36 * (float(i) - 7.5f + 4)) << "at " << i;
+  mlxrt_device_free(Dev, other);
 }
 
 TEST_P(FakeCuda, GraphsOffByEnvironment) {
+  // Read when the device opens (mlxrt_device_open; the instance API takes
+  // no_cuda_graphs instead), not later.
+  close();
   setenv("MLXRT_NO_GRAPH", "1", 1);
+  open();
+  unsetenv("MLXRT_NO_GRAPH");
   setInput(0);
   for (int r = 0; r < 3; ++r)
     ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
-  unsetenv("MLXRT_NO_GRAPH");
   expectTimes(6, 0);
   EXPECT_EQ(Calls, 3);
   EXPECT_EQ(F.get("graph_launches"), 0);
@@ -287,8 +337,10 @@ TEST_P(FakeCuda, ProductsThroughCublasLt) {
   EXPECT_EQ(F.get("graph_launches"), 2);
   EXPECT_EQ(Calls, 2);
   // Another shape is another plan. (The same program on the same buffers
-  // would replay its graph: another program runs in between.)
-  ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+  // would replay its graph: new buffers start over.)
+  mlxrt_device_free(Dev, Out);
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
   S.m = 2;
   ASSERT_EQ(run(matmulEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(F.get("heuristics"), 2);
@@ -356,6 +408,160 @@ TEST_P(FakeCuda, ModuleImageForTheDevice) {
   open();
   ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
   EXPECT_EQ(std::string(F.lastImage(), 11), "PTX for sm_");
+}
+
+/// The CPU variant of programEntry's model.
+void sixCpu(void **args) {
+  for (unsigned i = 0; i < N; ++i)
+    static_cast<float *>(args[1])[i] = 6 * static_cast<float *>(args[0])[i];
+}
+
+const mlxrt_model_abi SixModel = {MLXRT_ABI_VERSION,
+                                  0,
+                                  "six",
+                                  "entry six\n"
+                                  "input x float32 64\n"
+                                  "output y float32 64\n",
+                                  sixCpu,
+                                  programEntry};
+
+struct Transfers {
+  int toDevice = 0, toHost = 0;
+  size_t bytes = 0;
+};
+
+void countTransfers(void *user, const mlxrt_trace_event *event) {
+  auto *t = static_cast<Transfers *>(user);
+  if (event->kind == MLXRT_TRACE_TO_DEVICE)
+    ++t->toDevice;
+  if (event->kind == MLXRT_TRACE_TO_HOST)
+    ++t->toHost;
+  if (event->kind == MLXRT_TRACE_TO_DEVICE ||
+      event->kind == MLXRT_TRACE_TO_HOST)
+    t->bytes += event->bytes;
+}
+
+// The instance API keeps arrays where they are: an input the host did not
+// write since the last call is not copied again (copy mode; unified memory
+// places it through the program's prefetches), an output stays on the
+// device until read, and an output goes into the next call as it is.
+TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  Transfers t;
+  opts.trace = countTransfers;
+  opts.trace_user = &t;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  std::vector<float> xs(N), ys(N);
+  for (unsigned i = 0; i < N; ++i)
+    xs[i] = float(i) - 7.5f;
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  int copies = GetParam() ? 1 : 0;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, copies);
+  EXPECT_EQ(t.toHost, 0); // Not read yet.
+  for (int read = 0; read < 2; ++read) {
+    ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK)
+        << err.message;
+    EXPECT_EQ(ys[9], 6 * xs[9]);
+    EXPECT_EQ(t.toHost, 1); // Once, however often it is read.
+  }
+  // The same x again (captured as a CUDA graph now): nothing copied in.
+  mlxrt_array_release(y);
+  y = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, copies);
+  // Written by the host: copied once.
+  xs[9] = 100;
+  ASSERT_EQ(mlxrt_array_write(x, xs.data(), N * sizeof(float), &err), MLXRT_OK);
+  mlxrt_array_release(y);
+  y = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  // An output fed back as an input stays on the device in between.
+  mlxrt_array *z = nullptr;
+  int toHost = t.toHost;
+  ASSERT_EQ(mlxrt_model_call(m, &y, 1, &z, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  EXPECT_EQ(t.toHost, toHost);
+  ASSERT_EQ(mlxrt_array_read(z, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[9], 3600);
+  EXPECT_EQ(ys[0], 36 * xs[0]);
+  EXPECT_EQ(t.toHost, toHost + 1);
+  // A donated array (x in, x out) stays on the device from call to call;
+  // its two buffers each get a graph, replayed after the first calls.
+  int calls = 0;
+  for (int call = 0; call < 6; ++call) {
+    if (call == 4)
+      calls = Calls;
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
+  }
+  EXPECT_EQ(Calls, calls); // The last two calls replayed their graphs.
+  EXPECT_EQ(t.toDevice, 2 * copies);
+  ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[9], 100 * 6 * 6 * 6 * 6 * 6 * 6);
+  for (mlxrt_array *a : {x, y, z})
+    mlxrt_array_release(a);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+// What a model's first call would make is made when it opens: its kernel
+// modules and, for a model with products, cuBLASLt; and the intermediates a
+// call frees serve the next one, which allocates nothing.
+TEST_P(FakeCuda, ApiPreparesAtOpenAndKeepsIntermediates) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  opts.no_cuda_graphs = 1; // Every call runs the program's allocations.
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  mlxrt_model_abi withProducts = SixModel;
+  withProducts.flags = MLXRT_MODEL_USES_MATMUL;
+  F.set("handles", 0);
+  F.set("module_loads", 0);
+  ASSERT_EQ(mlxrt_model_open(inst, &withProducts, &m, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(F.get("module_loads"), 1);
+  EXPECT_EQ(std::string(F.lastImage(), 8), "fake PTX");
+  EXPECT_EQ(F.get("handles"), 1);
+  std::vector<float> xs(N, 1.5f), ys(N);
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  long allocations = 0;
+  for (int call = 0; call < 3; ++call) {
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+    if (call == 0)
+      allocations = F.get("allocations");
+    ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    EXPECT_EQ(ys[5], 9.0f);
+    mlxrt_array_release(y);
+    y = nullptr;
+  }
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("allocations"), allocations);
+  EXPECT_EQ(F.get("handles"), 1);
+  EXPECT_EQ(F.get("module_loads"), 1);
+  mlxrt_array_release(x);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, FakeCuda, ::testing::Values(false, true),

@@ -10,6 +10,7 @@
 #define MLXRT_TEST_TESTUTIL_H
 
 #include "runtime/mlxrt.h"
+#include "runtime/mlxrt_abi.h"
 
 #include <gtest/gtest.h>
 

@@ -17,6 +17,7 @@
 #include "codegen/Target/ObjectFile.h"
 #include "codegen/Target/SplitCompile.h"
 #include "importers/Mlxfn/MlxfnImporter.h"
+#include "runtime/mlxrt_abi.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -27,6 +28,8 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -47,7 +50,18 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Emit { Mlir, Linalg, Kernels, Dot, Ptx, Llvm, Obj, Lib, Exe };
+enum class Emit {
+  Mlir,
+  Linalg,
+  Kernels,
+  Dot,
+  Ptx,
+  Llvm,
+  Obj,
+  Lib,
+  Shared,
+  Exe
+};
 } // namespace
 
 // LLVM sorts help categories by name: "Compile" comes first.
@@ -76,6 +90,9 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Lib, "lib",
                           "a static library and a C header (-o libX.a "
                           "writes X.h beside it)"),
+               clEnumValN(Emit::Shared, "shared",
+                          "a shared object that the runtime's C API and "
+                          "the Python package load (-o libX.so)"),
                clEnumValN(Emit::Exe, "exe",
                           "an executable linked with the runtime")),
     cl::cat(category));
@@ -94,6 +111,13 @@ static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit (for libdevice; default $CUDA_HOME, $CUDA_PATH or "
              "/usr/local/cuda)"),
+    cl::cat(category));
+static cl::opt<std::string> modelName(
+    "name",
+    cl::desc("The model's name in its symbols (mlxc_NAME_entry, ...), so that "
+             "many models link into one program (default for --emit=lib and "
+             "shared: the output file's name without lib and extension; "
+             "else program)"),
     cl::cat(category));
 static cl::opt<std::string>
     entryName("entry",
@@ -400,6 +424,7 @@ static FailureOr<std::string> findPtxas() {
 /// (libX.a -> X.h), both through temporary files.
 static LogicalResult writeLibrary(StringRef library,
                                   const mlx::ProgramSignature &signature,
+                                  StringRef model, bool hasCuda,
                                   ArrayRef<std::string> objects) {
   if (!StringRef(library).ends_with(".a")) {
     errs() << "mlxc: error: --emit=lib writes a static library; name it "
@@ -428,7 +453,8 @@ static LogicalResult writeLibrary(StringRef library,
   SmallString<256> header(sys::path::parent_path(library));
   sys::path::append(header, stem + ".h");
   if (failed(writeOutput(header, [&](raw_ostream &os) {
-        os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile));
+        os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile),
+                                    model, hasCuda);
         return success();
       }))) {
     sys::fs::remove(temp);
@@ -502,6 +528,8 @@ static std::string outputPathFor(Emit kind) {
     return outputPath("a.o");
   case Emit::Lib:
     return outputPath("libmodel.a");
+  case Emit::Shared:
+    return outputPath("libmodel.so");
   case Emit::Exe:
     return outputPath("a.out");
   default:
@@ -532,6 +560,100 @@ static LogicalResult writeKernelGraph(func::FuncOp graph,
     mlx::printKernelGraph(graph, options, os);
     return success();
   });
+}
+
+/// The model's name: --name, else for a library or a shared object the
+/// output file's stem (libX.a, libX.so: X) made a C identifier; else
+/// "program", the name the command line's main() links to (objects are
+/// linked into executables).
+static FailureOr<std::string> getModelName() {
+  if (!modelName.empty()) {
+    if (emit == Emit::Exe && modelName != MLXRT_EXECUTABLE_MODEL_NAME) {
+      errs() << "mlxc: error: --name is for --emit=obj, lib and shared; an "
+                "executable's model is always '"
+             << MLXRT_EXECUTABLE_MODEL_NAME << "'\n";
+      return failure();
+    }
+    if (!mlx::isValidModelName(modelName)) {
+      errs() << "mlxc: error: --name=" << modelName
+             << " is not a C identifier (letters, digits and '_', not "
+                "starting with a digit)\n";
+      return failure();
+    }
+    return std::string(modelName);
+  }
+  std::string output = outputPath("-");
+  if ((emit != Emit::Lib && emit != Emit::Shared) || output == "-")
+    return std::string(MLXRT_EXECUTABLE_MODEL_NAME);
+  StringRef stem = sys::path::stem(output);
+  stem.consume_front("lib");
+  return mlx::sanitizeModelName(stem);
+}
+
+/// Gives every definition but `keep` (and LLVM's own llvm.*) internal
+/// linkage.
+static void internalizeAllBut(llvm::Module &module,
+                              ArrayRef<std::string> keep) {
+  auto internalize = [&](llvm::GlobalValue &value) {
+    if (value.isDeclaration() || value.hasLocalLinkage() ||
+        value.getName().starts_with("llvm.") ||
+        llvm::is_contained(keep, value.getName()))
+      return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  };
+  for (llvm::Function &fn : module.functions())
+    internalize(fn);
+  for (llvm::GlobalVariable &global : module.globals())
+    internalize(global);
+  for (llvm::GlobalAlias &alias : module.aliases())
+    internalize(alias);
+}
+
+/// ORs `flags` into the descriptor's flags (known once the CUDA variant is
+/// lowered, after the descriptor was made).
+static void setModelFlags(llvm::Module &module, StringRef model,
+                          uint32_t flags) {
+  llvm::GlobalVariable *descriptor =
+      module.getNamedGlobal(mlx::getModelSymbol(model, MLXRT_MODEL_SUFFIX));
+  auto *init =
+      descriptor ? dyn_cast<llvm::ConstantStruct>(descriptor->getInitializer())
+                 : nullptr;
+  if (!init)
+    return;
+  SmallVector<llvm::Constant *> fields;
+  for (unsigned i = 0, e = init->getNumOperands(); i < e; ++i)
+    fields.push_back(init->getOperand(i));
+  auto *old = cast<llvm::ConstantInt>(fields[1]);
+  fields[1] =
+      llvm::ConstantInt::get(old->getType(), old->getZExtValue() | flags);
+  descriptor->setInitializer(
+      llvm::ConstantStruct::get(init->getType(), fields));
+}
+
+/// Links `objects` into the shared object `output` (through a temporary
+/// file). The runtime symbols a CUDA model calls (mgpu*, mlxrt_*) stay
+/// undefined: the process that loads it has the runtime (libmlxrt.so).
+static LogicalResult writeShared(StringRef output,
+                                 ArrayRef<std::string> objects) {
+  ErrorOr<std::string> cc = sys::findProgramByName("cc");
+  if (!cc) {
+    errs() << "mlxc: error: no system linker driver 'cc' on PATH\n";
+    return failure();
+  }
+  std::string temp = (output + ".tmp").str();
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", temp};
+  args.append(objects.begin(), objects.end());
+  args.push_back("-lm");
+  for (const std::string &arg : linkArgs)
+    args.push_back(arg);
+  std::string message;
+  if (sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message) != 0) {
+    sys::fs::remove(temp);
+    errs() << "mlxc: error: linking " << output << " failed"
+           << (message.empty() ? "" : ": " + message) << "\n";
+    return failure();
+  }
+  return moveIntoPlace(temp, output);
 }
 
 /// A file as the cache keys know it: path, size and modification time.
@@ -621,6 +743,7 @@ static mlx::CompileOptions getCompileOptions(ModuleOp module) {
 /// the runtime (--emit=exe) or archives them (--emit=lib).
 static LogicalResult linkObjects(ArrayRef<std::string> objects,
                                  const mlx::ProgramSignature &signature,
+                                 StringRef model, bool hasCuda,
                                  const char *argv0, TimingScope &timing);
 
 static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
@@ -628,11 +751,23 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
                                     SmallVectorImpl<mlx::CompileUnit> &kernels,
                                     StringRef optionsKey, StringRef programKey,
                                     const mlx::ProgramSignature &signature,
+                                    StringRef model, bool usesMatmul,
                                     const char *argv0, TimingScope &timing) {
+  // Only the model's own symbols leave the program's objects: two models
+  // linked into one program share no other name (the kernels' are hidden
+  // and named after their text).
+  SmallVector<std::string> exported = mlx::getExportedSymbols(model);
   SmallVector<mlx::CompileUnit, 2> units;
   mlx::CompileUnit &program = units.emplace_back();
   program.modules.push_back(module);
-  mlx::computeUnitKey(program, optionsKey);
+  program.prepare = [model = model.str(), exported,
+                     usesMatmul](llvm::Module &m) {
+    if (usesMatmul)
+      setModelFlags(m, model, MLXRT_MODEL_USES_MATMUL);
+    internalizeAllBut(m, exported);
+  };
+  mlx::computeUnitKey(program,
+                      (optionsKey + " uses-matmul " + Twine(usesMatmul)).str());
   if (cudaModule) {
     // The CUDA variant's host code is a schedule of launches: code
     // generation only (at O3, one straight-line function of thousands of
@@ -640,6 +775,9 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
     mlx::CompileUnit &schedule = units.emplace_back();
     schedule.modules.push_back(cudaModule);
     schedule.optimize = false;
+    schedule.prepare = [exported](llvm::Module &m) {
+      internalizeAllBut(m, exported);
+    };
     mlx::computeUnitKey(schedule, (optionsKey + " O0").str());
   }
   {
@@ -668,13 +806,15 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   SmallVector<std::string> objects;
   for (mlx::CompileUnit &unit : units)
     objects.push_back(std::move(unit.object));
-  return linkObjects(objects, signature, argv0, timing);
+  return linkObjects(objects, signature, model, bool(cudaModule), argv0,
+                     timing);
 }
 
 /// Links the objects with the runtime (--emit=exe) or archives them
 /// (--emit=lib).
 static LogicalResult linkObjects(ArrayRef<std::string> objects,
                                  const mlx::ProgramSignature &signature,
+                                 StringRef model, bool hasCuda,
                                  const char *argv0, TimingScope &timing) {
   // The objects go to temporary files for the linker or the archiver.
   SmallVector<std::string> paths;
@@ -702,7 +842,10 @@ static LogicalResult linkObjects(ArrayRef<std::string> objects,
     paths.push_back(std::string(path));
   }
   if (emit == Emit::Lib)
-    return writeLibrary(outputPathFor(Emit::Lib), signature, paths);
+    return writeLibrary(outputPathFor(Emit::Lib), signature, model, hasCuda,
+                        paths);
+  if (emit == Emit::Shared)
+    return writeShared(outputPathFor(Emit::Shared), paths);
   TimingScope t = phase(timing, "link with the runtime");
   return linkExecutable(paths, outputPathFor(Emit::Exe),
                         runtimeDir.empty() ? defaultRuntimeDir(argv0)
@@ -711,6 +854,10 @@ static LogicalResult linkObjects(ArrayRef<std::string> objects,
 
 static LogicalResult compile(ModuleOp module, const char *argv0,
                              TimingScope &timing) {
+  FailureOr<std::string> modelOr = getModelName();
+  if (failed(modelOr))
+    return failure();
+  StringRef model = *modelOr;
   if (target != "cpu" && target != "cuda") {
     errs() << "mlxc: error: unknown --target=" << target
            << " (expected cpu or cuda)\n";
@@ -770,13 +917,14 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   // Executables and libraries are built from several objects: each CPU
   // kernel apart (cached, on every core), then the rest. The emits of one
   // module (llvm, obj) keep it whole.
-  bool split = emit == Emit::Exe || emit == Emit::Lib;
+  bool split = emit == Emit::Exe || emit == Emit::Lib || emit == Emit::Shared;
   std::string optionsKey = getObjectOptionsKey(argv0, **machine);
   // A program compiled before with the same input and options is linked
   // from the cache at once.
   std::string programKey;
   if (split && usesProgramCache()) {
-    programKey = getProgramKey(module, optionsKey, *libdevice, *ptxas);
+    programKey = getProgramKey(module, optionsKey + " model " + model.str(),
+                               *libdevice, *ptxas);
     std::string notes;
     if (std::optional<SmallVector<std::string>> objects = mlx::loadProgram(
             getCompileOptions(module).cacheDir, programKey, notes)) {
@@ -785,7 +933,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         errs() << "mlxc: object cache " << getCompileOptions(module).cacheDir
                << ": the whole program reused (" << objects->size()
                << " objects)\n";
-      return linkObjects(*objects, *signature, argv0, timing);
+      return linkObjects(*objects, *signature, model, cuda, argv0, timing);
     }
   }
 
@@ -892,12 +1040,16 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     TimingScope t = phase(timing, "linalg to llvm dialect (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
                                 &t)) ||
-        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu)) ||
+        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu, model,
+                                  /*capturable=*/false, cuda)) ||
         (emit == Emit::Lib &&
-         failed(mlx::addTypedEntryPoint(module, *signature))))
+         failed(mlx::addTypedEntryPoint(module, *signature, model))) ||
+        (emit == Emit::Shared &&
+         failed(mlx::addSharedModelPointer(module, model))))
       return failure();
   }
   SmallVector<mlx::CompileUnit> units;
+  bool usesMatmul = false;
   // The kernels compile on the pool while the CUDA variant is lowered.
   mlx::ObjectCompiler compiler(module, getCompileOptions(module));
   if (split) {
@@ -946,7 +1098,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                   *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas),
               &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
-                                    capturable)))
+                                    model, capturable)))
         return failure();
       mlx::storeGpuBinaries(*cudaModule, built, cache);
     }
@@ -961,6 +1113,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return success();
       });
     }
+    usesMatmul = cudaModule->lookupSymbol("mlxrt_matmul") != nullptr;
     if (!split) {
       TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
       auto cudaLLVM =
@@ -969,12 +1122,17 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return failure();
       if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
         return module.emitError() << "linking the CPU and CUDA variants failed";
+      if (usesMatmul)
+        setModelFlags(**llvmModule, model, MLXRT_MODEL_USES_MATMUL);
     }
   }
   if (split)
     return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), compiler,
-                          units, optionsKey, programKey, *signature, argv0,
-                          timing);
+                          units, optionsKey, programKey, *signature, model,
+                          usesMatmul, argv0, timing);
+  // Only the model's own symbols leave the object: two models linked into
+  // one program share no other name.
+  internalizeAllBut(**llvmModule, mlx::getExportedSymbols(model));
 
   {
     TimingScope t = phase(timing, "LLVM optimization (O3)");
@@ -1099,7 +1257,8 @@ int main(int argc, char **argv) {
       "mlxc: compile MLX array graphs ahead of time\n\n"
       "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
       "  mlxc model.mlxfn -o model\n"
-      "  mlxc graph.mlir --emit=mlir|linalg|kernels|ptx|llvm|obj|lib|exe [-o "
+      "  mlxc graph.mlir "
+      "--emit=mlir|linalg|kernels|ptx|llvm|obj|lib|shared|exe [-o "
       "FILE|-]\n"
       "\n"
       "An executable mlxc builds needs at run time: glibc 2.34 or newer, "

@@ -1,9 +1,10 @@
-/* mlxrt_matmul computed on the host, exactly as runtime/mlxrt.h specifies
+/* mlxrt_matmul computed on the host, exactly as runtime/mlxrt_abi.h specifies
  * it, linked before the runtime (-Wl,--allow-multiple-definition) into
  * executables built with mlxc --cpu-matmul-calls: the E2E graphs then check
  * the calls mlxc-matmul-to-runtime emits (pointers, leading dimensions,
  * batch strides, transposes, accumulation, output dtypes) on any machine. */
 #include "runtime/mlxrt.h"
+#include "runtime/mlxrt_abi.h"
 
 #include <stdlib.h>
 #include <string.h>

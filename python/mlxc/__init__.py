@@ -1,0 +1,444 @@
+"""Load models compiled by mlxc and call them from Python.
+
+A thin ctypes layer over the runtime's C API (runtime/mlxrt_api.h):
+
+    rt = mlxc.Instance(device="cpu")           # "auto", "cpu", "cuda", "cuda:N"
+    model = rt.load("libmodel.so")             # mlxc ... --emit=shared
+    model.bind_file("weights.safetensors")     # inputs named like its tensors
+    y = model(x)                               # numpy arrays in and out
+
+Arrays can also stay in the runtime (on the device) between calls:
+
+    state = rt.array(np.zeros((3, 4), np.float32))
+    y, = model.call(x, state, outputs={"state_out": state})  # state donated
+"""
+
+import ctypes
+import ctypes.util
+import os
+
+import numpy as np
+
+__all__ = ["Array", "Error", "Instance", "Model", "load_runtime"]
+
+MAX_RANK = 8
+
+# mlxrt_dtype, in the order of runtime/mlxrt.h.
+_DTYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16",
+           "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+
+
+def _numpy_dtype(name):
+    if name == "bfloat16":
+        try:
+            import ml_dtypes
+            return np.dtype(ml_dtypes.bfloat16)
+        except ImportError:
+            return np.dtype(np.uint16)  # The raw bits.
+    return np.dtype(name)
+
+
+class Error(RuntimeError):
+    """A failed runtime call; `status` is the mlxrt_status name."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class _Err(ctypes.Structure):
+    _fields_ = [("message", ctypes.c_char * 2048)]
+
+
+class _Tensor(ctypes.Structure):
+    _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_int),
+                ("dims", ctypes.c_int64 * MAX_RANK),
+                ("data", ctypes.c_void_p), ("nbytes", ctypes.c_size_t)]
+
+
+class _Param(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("type", _Tensor)]
+
+
+class _Signature(ctypes.Structure):
+    _fields_ = [("entry", ctypes.c_char_p), ("num_inputs", ctypes.c_size_t),
+                ("num_outputs", ctypes.c_size_t),
+                ("inputs", ctypes.POINTER(_Param)),
+                ("outputs", ctypes.POINTER(_Param))]
+
+
+class _TraceEvent(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("ms", ctypes.c_double),
+                ("text", ctypes.c_char_p), ("bytes", ctypes.c_size_t)]
+
+
+_TRACE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p,
+                             ctypes.POINTER(_TraceEvent))
+_TRACE_KINDS = ["inputs_placed", "program", "outputs_placed", "note",
+                "to_device", "to_host"]
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p), ("memory", ctypes.c_int),
+                ("no_cuda_graphs", ctypes.c_int),
+                ("libcuda", ctypes.c_char_p),
+                ("libcublaslt", ctypes.c_char_p),
+                ("cuda_home", ctypes.c_char_p),
+                ("trace", _TRACE_FN), ("trace_user", ctypes.c_void_p)]
+
+
+_lib = None
+
+
+def load_runtime(path=None):
+    """Loads libmlxrt.so once per process: `path`, else $MLXC_RUNTIME, else
+    what the loader finds. Loaded globally, as the CUDA code of the models
+    calls into it."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    candidates = [path, os.environ.get("MLXC_RUNTIME"),
+                  os.path.join(os.path.dirname(__file__), "libmlxrt.so"),
+                  ctypes.util.find_library("mlxrt"), "libmlxrt.so"]
+    errors = []
+    for candidate in candidates:
+        if not candidate:
+            continue
+        if os.sep in candidate and not os.path.exists(candidate):
+            continue
+        try:
+            lib = ctypes.CDLL(candidate, mode=ctypes.RTLD_GLOBAL)
+            break
+        except OSError as e:
+            errors.append(str(e))
+    else:
+        raise OSError("cannot load the mlxc runtime (libmlxrt.so): set "
+                      "MLXC_RUNTIME to its path" +
+                      (" (" + "; ".join(errors) + ")" if errors else ""))
+    p, i, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
+    err = ctypes.POINTER(_Err)
+    sigs = {
+        "mlxrt_status_name": (ctypes.c_char_p, [i]),
+        "mlxrt_version": (ctypes.c_char_p, []),
+        "mlxrt_instance_options_init": (None, [ctypes.POINTER(_Options)]),
+        "mlxrt_instance_create": (i, [ctypes.POINTER(_Options),
+                                      ctypes.POINTER(p), err]),
+        "mlxrt_instance_destroy": (None, [p]),
+        "mlxrt_instance_device_kind": (i, [p]),
+        "mlxrt_instance_device_name": (ctypes.c_char_p, [p]),
+        "mlxrt_model_load": (i, [p, ctypes.c_char_p, ctypes.POINTER(p), err]),
+        "mlxrt_model_close": (None, [p]),
+        "mlxrt_model_name": (ctypes.c_char_p, [p]),
+        "mlxrt_model_signature": (ctypes.POINTER(_Signature), [p]),
+        "mlxrt_model_has_cuda": (i, [p]),
+        "mlxrt_model_bind_file": (i, [p, ctypes.c_char_p, ctypes.POINTER(p),
+                                      sz, ctypes.POINTER(sz), err]),
+        "mlxrt_model_call": (i, [p, ctypes.POINTER(p), sz, ctypes.POINTER(p),
+                                 sz, err]),
+        "mlxrt_array_create": (i, [p, i, i, ctypes.POINTER(ctypes.c_int64), p,
+                                   sz, ctypes.POINTER(p), err]),
+        "mlxrt_array_load": (i, [p, ctypes.c_char_p, ctypes.POINTER(p), err]),
+        "mlxrt_array_release": (None, [p]),
+        "mlxrt_array_type": (ctypes.POINTER(_Tensor), [p]),
+        "mlxrt_array_read": (i, [p, p, sz, err]),
+        "mlxrt_array_write": (i, [p, p, sz, err]),
+        "mlxrt_array_save": (i, [p, ctypes.c_char_p, err]),
+    }
+    for name, (restype, argtypes) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    _lib = lib
+    return lib
+
+
+def _check(status, err):
+    if status != 0:
+        name = _lib.mlxrt_status_name(status).decode()
+        raise Error(name, err.message.decode(errors="replace"))
+
+
+def _type_of(tensor):
+    dtype = _numpy_dtype(_DTYPES[tensor.dtype])
+    return dtype, tuple(tensor.dims[k] for k in range(tensor.rank))
+
+
+class Array:
+    """An array held by the runtime (on the instance's device)."""
+
+    def __init__(self, instance, handle):
+        self._instance = instance
+        self._handle = handle
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _lib is not None:
+            _lib.mlxrt_array_release(self._handle)
+            self._handle = None
+
+    @property
+    def dtype(self):
+        return _type_of(_lib.mlxrt_array_type(self._handle).contents)[0]
+
+    @property
+    def shape(self):
+        return _type_of(_lib.mlxrt_array_type(self._handle).contents)[1]
+
+    def numpy(self):
+        """A copy on the host."""
+        t = _lib.mlxrt_array_type(self._handle).contents
+        dtype, shape = _type_of(t)
+        out = np.empty(shape, dtype)
+        err = _Err()
+        _check(_lib.mlxrt_array_read(self._handle, out.ctypes.data, t.nbytes,
+                                     ctypes.byref(err)), err)
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def write(self, value):
+        """Overwrites the array from host data of its dtype and shape."""
+        t = _lib.mlxrt_array_type(self._handle).contents
+        dtype, shape = _type_of(t)
+        a = np.ascontiguousarray(_as_numpy(value), dtype)
+        if a.shape != shape:
+            raise Error("mismatch", f"expected shape {shape}, got {a.shape}")
+        err = _Err()
+        _check(_lib.mlxrt_array_write(self._handle, a.ctypes.data, a.nbytes,
+                                      ctypes.byref(err)), err)
+
+    def save(self, path):
+        """Writes a .npy file."""
+        err = _Err()
+        _check(_lib.mlxrt_array_save(self._handle, os.fsencode(path),
+                                     ctypes.byref(err)), err)
+
+    def __repr__(self):
+        return f"mlxc.Array({self.dtype}, {self.shape})"
+
+
+def _as_numpy(value):
+    """numpy's view of anything: arrays, MLX arrays (buffer protocol),
+    DLPack producers, lists."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, RuntimeError):
+        if hasattr(value, "__dlpack__"):
+            return np.from_dlpack(value)
+        raise
+
+
+class Model:
+    """A compiled model opened on an instance."""
+
+    def __init__(self, instance, handle):
+        self._instance = instance
+        self._handle = handle
+        sig = _lib.mlxrt_model_signature(handle).contents
+
+        def params(ptr, n):
+            out = []
+            for k in range(n):
+                dtype, shape = _type_of(ptr[k].type)
+                out.append((ptr[k].name.decode(), dtype, shape))
+            return out
+        #: [(name, numpy dtype, shape)] of the inputs and outputs.
+        self.inputs = params(sig.inputs, sig.num_inputs)
+        self.outputs = params(sig.outputs, sig.num_outputs)
+        self.name = _lib.mlxrt_model_name(handle).decode()
+        self.has_cuda = bool(_lib.mlxrt_model_has_cuda(handle))
+        self._bound = {}
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _lib is not None:
+            _lib.mlxrt_model_close(self._handle)
+            self._handle = None
+
+    def bind_file(self, path):
+        """Makes arrays of the tensors of a .safetensors or .npz file named as
+        inputs (e.g. the weights mx.save_safetensors wrote) and binds them to
+        those inputs for every later call. Returns their names."""
+        n = len(self.inputs)
+        slots = (ctypes.c_void_p * n)()
+        bound, err = ctypes.c_size_t(), _Err()
+        _check(_lib.mlxrt_model_bind_file(self._handle, os.fsencode(path),
+                                          slots, n, ctypes.byref(bound),
+                                          ctypes.byref(err)), err)
+        names = []
+        for k in range(n):
+            if slots[k]:
+                name = self.inputs[k][0]
+                self._bound[name] = Array(self._instance, slots[k])
+                names.append(name)
+        return names
+
+    def bind(self, **arrays):
+        """Binds inputs by name to values (kept in the runtime) for every
+        later call."""
+        names = [p[0] for p in self.inputs]
+        for name, value in arrays.items():
+            if name not in names:
+                raise Error("invalid argument", f"model '{self.name}' has no "
+                            f"input '{name}' (inputs: {', '.join(names)})")
+            self._bound[name] = self._instance.array(value)
+
+    def _inputs(self, args, kwargs):
+        names = [p[0] for p in self.inputs]
+        for name in kwargs:
+            if name not in names:
+                raise Error("invalid argument", f"model '{self.name}' has no "
+                            f"input '{name}' (inputs: {', '.join(names)})")
+        values, positional = [], list(args)
+        for name in names:
+            if name in kwargs:
+                values.append(kwargs[name])
+            elif name in self._bound:
+                values.append(self._bound[name])
+            elif positional:
+                values.append(positional.pop(0))
+            else:
+                raise Error("invalid argument",
+                            f"model '{self.name}': input '{name}' is missing")
+        if positional:
+            raise Error("invalid argument", f"model '{self.name}': "
+                        f"{len(positional)} positional inputs too many")
+        arrays = []
+        for (name, dtype, shape), value in zip(self.inputs, values):
+            if not isinstance(value, Array):
+                a = _as_numpy(value)
+                if a.dtype != dtype or a.shape != shape:
+                    raise Error("mismatch", f"model '{self.name}', input "
+                                f"'{name}': expected {dtype} {list(shape)}, "
+                                f"got {a.dtype} {list(a.shape)}")
+                value = self._instance.array(a)
+            arrays.append(value)
+        return arrays
+
+    def call(self, *args, outputs=None, **kwargs):
+        """Runs the model; returns its outputs as mlxc.Array (they stay in
+        the runtime). `outputs` (a dict by name, or a list) gives arrays to
+        write; one that is also an input is donated: it holds the new value
+        afterwards."""
+        inputs = self._inputs(args, kwargs)
+        n_out = len(self.outputs)
+        given = [None] * n_out
+        if isinstance(outputs, dict):
+            names = [p[0] for p in self.outputs]
+            for name, a in outputs.items():
+                if name not in names:
+                    raise Error("invalid argument", f"model '{self.name}' has "
+                                f"no output '{name}'")
+                given[names.index(name)] = a
+        elif outputs is not None:
+            given = list(outputs) + [None] * (n_out - len(outputs))
+        ins = (ctypes.c_void_p * max(1, len(inputs)))(
+            *[a._handle for a in inputs])
+        outs = (ctypes.c_void_p * max(1, n_out))(
+            *[a._handle if a is not None else None for a in given])
+        err = _Err()
+        _check(_lib.mlxrt_model_call(self._handle, ins, len(inputs), outs,
+                                     n_out, ctypes.byref(err)), err)
+        return [g if g is not None else Array(self._instance, outs[k])
+                for k, g in enumerate(given)]
+
+    def __call__(self, *args, **kwargs):
+        """Runs the model on numpy-like values (or mlxc.Array); returns numpy
+        arrays: one, or a tuple when the model has several outputs."""
+        results = [a.numpy() for a in self.call(*args, **kwargs)]
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def __repr__(self):
+        return f"mlxc.Model('{self.name}', inputs={self.inputs}, " \
+               f"outputs={self.outputs})"
+
+
+class Instance:
+    """A device and what the runtime keeps for it."""
+
+    def __init__(self, device="auto", memory="auto", cuda_graphs=True,
+                 libcuda=None, libcublaslt=None, trace=None, runtime=None):
+        """device: "auto" (a GPU when there is one, else cpu), "cpu", "cuda",
+        "cuda:N"; memory: "auto" (unified where the GPU has it) or "copy";
+        trace: a function (kind, ms, text, nbytes) that gets the runtime's
+        timings, notes and transfers ("to_device", "to_host": nbytes);
+        runtime: the path of libmlxrt.so."""
+        load_runtime(runtime)
+        opts = _Options()
+        _lib.mlxrt_instance_options_init(ctypes.byref(opts))
+        opts.device = device.encode()
+        if memory not in ("auto", "copy"):
+            raise Error("invalid argument",
+                        f"memory must be 'auto' or 'copy', got '{memory}'")
+        opts.memory = 0 if memory == "auto" else 1
+        opts.no_cuda_graphs = 0 if cuda_graphs else 1
+        opts.libcuda = libcuda.encode() if libcuda else None
+        opts.libcublaslt = libcublaslt.encode() if libcublaslt else None
+        if trace is not None:
+            def forward(user, event):
+                e = event.contents
+                trace(_TRACE_KINDS[e.kind], e.ms,
+                      e.text.decode(errors="replace") if e.text else "",
+                      e.bytes)
+            # Kept alive as long as the instance.
+            self._trace = _TRACE_FN(forward)
+            opts.trace = self._trace
+        handle, err = ctypes.c_void_p(), _Err()
+        _check(_lib.mlxrt_instance_create(ctypes.byref(opts),
+                                          ctypes.byref(handle),
+                                          ctypes.byref(err)), err)
+        self._handle = handle.value
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _lib is not None:
+            _lib.mlxrt_instance_destroy(self._handle)
+            self._handle = None
+
+    @property
+    def device(self):
+        return _lib.mlxrt_instance_device_name(self._handle).decode()
+
+    def load(self, path):
+        """Opens a model made by mlxc --emit=shared (a file here, else what
+        dlopen finds by that name)."""
+        path = os.fspath(path)
+        if os.path.exists(path):
+            path = os.path.abspath(path)  # dlopen searches names without '/'.
+        handle, err = ctypes.c_void_p(), _Err()
+        _check(_lib.mlxrt_model_load(self._handle, os.fsencode(path),
+                                     ctypes.byref(handle),
+                                     ctypes.byref(err)), err)
+        return Model(self, handle.value)
+
+    def array(self, value):
+        """An array in the runtime holding a copy of `value`."""
+        if isinstance(value, Array):
+            value = value.numpy()
+        a = np.ascontiguousarray(_as_numpy(value))
+        name = a.dtype.name
+        if a.dtype == _numpy_dtype("bfloat16") and name != "uint16":
+            name = "bfloat16"
+        if name not in _DTYPES:
+            raise Error("invalid argument", f"dtype {a.dtype} is not an MLX "
+                        "dtype")
+        if a.ndim > MAX_RANK:
+            raise Error("invalid argument", f"rank {a.ndim} is above "
+                        f"{MAX_RANK}")
+        dims = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
+        handle, err = ctypes.c_void_p(), _Err()
+        _check(_lib.mlxrt_array_create(self._handle, _DTYPES.index(name),
+                                       a.ndim, dims, a.ctypes.data, a.nbytes,
+                                       ctypes.byref(handle),
+                                       ctypes.byref(err)), err)
+        return Array(self, handle.value)
+
+    def load_array(self, spec):
+        """An array read from "FILE.npy", "FILE.npz:ENTRY" or
+        "FILE.safetensors:TENSOR"."""
+        handle, err = ctypes.c_void_p(), _Err()
+        _check(_lib.mlxrt_array_load(self._handle, os.fsencode(spec),
+                                     ctypes.byref(handle),
+                                     ctypes.byref(err)), err)
+        return Array(self, handle.value)

@@ -1,0 +1,620 @@
+//===- api.c - Instances, models, arrays and calls ---------------*- C -*-===//
+//
+// The in-process API of mlxrt_api.h over the device layer (device.c): an
+// instance is a device, an array a device buffer with its type, a model the
+// descriptor mlxc emitted plus the buffers its outputs go to.
+//
+// Handles are reference counted (one thread per instance, so plain counts):
+// a model or an array holds its instance, and the model holds one reference
+// to the array of each output it hands out, so that a call reuses that
+// array while the caller no longer holds it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mlxrt_instance {
+  int refs;
+  mlxrt_device *dev;
+};
+
+struct mlxrt_array {
+  int refs;
+  mlxrt_instance *inst;
+  mlxrt_tensor type; ///< data is NULL; the bytes are at `data`.
+  void *data;        ///< From mlxrt_device_alloc on inst->dev.
+};
+
+struct mlxrt_model {
+  mlxrt_instance *inst;
+  const mlxrt_model_abi *abi;
+  void *library; ///< dlopen handle of a shared object, else NULL.
+  mlxrt_signature sig;
+  /// On a CUDA instance, the CUDA variant run through mlxrt_device_run;
+  /// otherwise the CPU variant, called directly (the device's buffers are
+  /// host-visible).
+  mlxrt_entry_fn entry;
+  bool onDevice;
+  mlxrt_array **results; ///< Per output: the model's array (one reference).
+  void **args;           ///< Inputs then outputs, for the entry.
+  mlxrt_array **fresh;   ///< Per output: arrays made during a call.
+};
+
+//===----------------------------------------------------------------------===//
+// Instances
+//===----------------------------------------------------------------------===//
+
+void mlxrt_instance_options_init(mlxrt_instance_options *options) {
+  memset(options, 0, sizeof(*options));
+  options->device = "auto";
+}
+
+static void note(const mlxrt_device_config *config, const char *text) {
+  if (!config->trace)
+    return;
+  mlxrt_trace_event event = {MLXRT_TRACE_NOTE, 0, text, 0};
+  config->trace(config->traceUser, &event);
+}
+
+mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
+                                   mlxrt_instance **out, mlxrt_error *err) {
+  *out = NULL;
+  mlxrt_instance_options defaults;
+  if (!options) {
+    mlxrt_instance_options_init(&defaults);
+    options = &defaults;
+  }
+  if (options->memory != MLXRT_MEMORY_AUTO &&
+      options->memory != MLXRT_MEMORY_COPY)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "unknown memory mode %d", (int)options->memory);
+  mlxrt_device_config config;
+  memset(&config, 0, sizeof(config));
+  config.memory = options->memory;
+  config.noGraphs = options->no_cuda_graphs != 0;
+  config.libcuda = options->libcuda;
+  config.libcublaslt = options->libcublaslt;
+  config.cudaHome = options->cuda_home;
+  config.trace = options->trace;
+  config.traceUser = options->trace_user;
+  // Calls after the first allocate no intermediates.
+  config.keepIntermediates = true;
+  mlxrt_instance *inst = calloc(1, sizeof(*inst));
+  if (!inst)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  inst->refs = 1;
+  const char *device = options->device;
+  mlxrt_status st;
+  if (!device || strcmp(device, "auto") == 0) {
+    // A GPU when one is there, else the CPU (the trace says why).
+    char reason[512], text[600];
+    st = MLXRT_ERROR_DEVICE;
+    mlxrt_error cudaErr;
+    if (mlxrt_cuda_device_count_with(options->libcuda, reason, sizeof(reason)) >
+            0 &&
+        (st = mlxrt_device_open_config("cuda", &config, &inst->dev,
+                                       &cudaErr)) != MLXRT_OK)
+      mlxrt_strlcpy(reason, cudaErr.message, sizeof(reason));
+    if (st != MLXRT_OK) {
+      snprintf(text, sizeof(text), "no CUDA device (%s); using the CPU",
+               reason);
+      note(&config, text);
+      st = mlxrt_device_open_config("cpu", &config, &inst->dev, err);
+    }
+  } else {
+    st = mlxrt_device_open_config(device, &config, &inst->dev, err);
+  }
+  if (st != MLXRT_OK) {
+    free(inst);
+    return st;
+  }
+  *out = inst;
+  return MLXRT_OK;
+}
+
+static void instanceRelease(mlxrt_instance *inst) {
+  if (inst && --inst->refs == 0) {
+    mlxrt_device_close(inst->dev);
+    free(inst);
+  }
+}
+
+void mlxrt_instance_destroy(mlxrt_instance *instance) {
+  instanceRelease(instance);
+}
+
+mlxrt_device_kind mlxrt_instance_device_kind(const mlxrt_instance *instance) {
+  return mlxrt_device_get_kind(instance->dev);
+}
+
+const char *mlxrt_instance_device_name(const mlxrt_instance *instance) {
+  return mlxrt_device_description(instance->dev);
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+/// A new array of `type` whose bytes are uninitialized.
+static mlxrt_status arrayAlloc(mlxrt_instance *inst, const mlxrt_tensor *type,
+                               mlxrt_array **out, mlxrt_error *err) {
+  *out = NULL;
+  mlxrt_array *a = calloc(1, sizeof(*a));
+  if (!a)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  mlxrt_status st = mlxrt_device_alloc(inst->dev, type->nbytes, &a->data, err);
+  if (st != MLXRT_OK) {
+    free(a);
+    return st;
+  }
+  a->refs = 1;
+  a->inst = inst;
+  ++inst->refs;
+  a->type = *type;
+  a->type.data = NULL;
+  *out = a;
+  return MLXRT_OK;
+}
+
+mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
+                                int rank, const int64_t *dims, const void *data,
+                                size_t nbytes, mlxrt_array **out,
+                                mlxrt_error *err) {
+  *out = NULL;
+  if ((unsigned)dtype >= MLXRT_DTYPE_COUNT)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "unknown dtype %d",
+                      (int)dtype);
+  mlxrt_tensor type;
+  mlxrt_status st = mlxrt_tensor_init(&type, dtype, rank, dims, err);
+  if (st != MLXRT_OK)
+    return st;
+  if (data && nbytes != type.nbytes) {
+    char text[256];
+    return mlxrt_fail(
+        err, MLXRT_ERROR_MISMATCH, "an array of %s holds %zu bytes, got %zu",
+        mlxrt_tensor_type_str(&type, text, sizeof(text)), type.nbytes, nbytes);
+  }
+  mlxrt_array *a;
+  if ((st = arrayAlloc(instance, &type, &a, err)) != MLXRT_OK)
+    return st;
+  if (data)
+    memcpy(a->data, data, type.nbytes);
+  else
+    memset(a->data, 0, type.nbytes);
+  mlxrt_device_host_wrote(instance->dev, a->data);
+  *out = a;
+  return MLXRT_OK;
+}
+
+mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
+                              mlxrt_array **out, mlxrt_error *err) {
+  *out = NULL;
+  mlxrt_tensor t;
+  mlxrt_status st = mlxrt_read_tensor(spec, NULL, &t, err);
+  if (st != MLXRT_OK)
+    return st;
+  mlxrt_array *a;
+  st = arrayAlloc(instance, &t, &a, err);
+  if (st == MLXRT_OK) {
+    memcpy(a->data, t.data, t.nbytes);
+    mlxrt_device_host_wrote(instance->dev, a->data);
+    *out = a;
+  }
+  mlxrt_host_free(t.data);
+  return st;
+}
+
+void mlxrt_array_retain(mlxrt_array *array) { ++array->refs; }
+
+void mlxrt_array_release(mlxrt_array *array) {
+  if (!array || --array->refs > 0)
+    return;
+  mlxrt_device_free(array->inst->dev, array->data);
+  instanceRelease(array->inst);
+  free(array);
+}
+
+const mlxrt_tensor *mlxrt_array_type(const mlxrt_array *array) {
+  return &array->type;
+}
+
+static mlxrt_status checkSize(const mlxrt_array *a, size_t nbytes,
+                              mlxrt_error *err) {
+  if (nbytes == a->type.nbytes)
+    return MLXRT_OK;
+  char text[256];
+  return mlxrt_fail(err, MLXRT_ERROR_MISMATCH,
+                    "the array (%s) holds %zu bytes, got a buffer of %zu",
+                    mlxrt_tensor_type_str(&a->type, text, sizeof(text)),
+                    a->type.nbytes, nbytes);
+}
+
+mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
+                              mlxrt_error *err) {
+  mlxrt_status st = checkSize(array, nbytes, err);
+  if (st == MLXRT_OK)
+    st = mlxrt_device_to_host(array->inst->dev, array->data, err);
+  if (st == MLXRT_OK && nbytes)
+    memcpy(dst, array->data, nbytes);
+  return st;
+}
+
+mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
+                               size_t nbytes, mlxrt_error *err) {
+  mlxrt_status st = checkSize(array, nbytes, err);
+  if (st == MLXRT_OK && nbytes)
+    memcpy(array->data, src, nbytes);
+  if (st == MLXRT_OK)
+    mlxrt_device_host_wrote(array->inst->dev, array->data);
+  return st;
+}
+
+mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
+                              mlxrt_error *err) {
+  mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
+  if (st != MLXRT_OK)
+    return st;
+  mlxrt_tensor t = array->type;
+  t.data = array->data;
+  return mlxrt_npy_save(path, &t, err);
+}
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
+                              const struct mlxrt_model_abi *linked,
+                              mlxrt_model **out, mlxrt_error *err) {
+  *out = NULL;
+  if (!linked)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "no model given");
+  if (linked->abi_version != MLXRT_ABI_VERSION)
+    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                      "model compiled for runtime ABI %u; this runtime (%s) "
+                      "has ABI %d: recompile it with the matching mlxc",
+                      linked->abi_version, mlxrt_version(), MLXRT_ABI_VERSION);
+  mlxrt_model *m = calloc(1, sizeof(*m));
+  if (!m)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  m->inst = instance;
+  ++instance->refs;
+  m->abi = linked;
+  mlxrt_status st = mlxrt_signature_parse(linked->signature, &m->sig, err);
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "model '%s': ", linked->name);
+    mlxrt_model_close(m);
+    return st;
+  }
+  m->onDevice = mlxrt_device_get_kind(instance->dev) == MLXRT_DEVICE_CUDA &&
+                linked->entry_cuda;
+  m->entry = m->onDevice ? linked->entry_cuda : linked->entry;
+  // The kernels' JIT and cuBLASLt now, not in the first call.
+  if (m->onDevice &&
+      (st = mlxrt_device_prepare(instance->dev,
+                                 linked->flags & MLXRT_MODEL_USES_MATMUL,
+                                 err)) != MLXRT_OK) {
+    mlxrt_error_prefix(err, "model '%s': ", linked->name);
+    mlxrt_model_close(m);
+    return st;
+  }
+  size_t nin = m->sig.num_inputs, nout = m->sig.num_outputs;
+  m->results = calloc(nout + 1, sizeof(*m->results));
+  m->fresh = calloc(nout + 1, sizeof(*m->fresh));
+  m->args = calloc(nin + nout + 1, sizeof(*m->args));
+  if (!m->results || !m->fresh || !m->args) {
+    mlxrt_model_close(m);
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  // The outputs' buffers now, not in the first call.
+  for (size_t k = 0; k < nout; ++k) {
+    st = arrayAlloc(instance, &m->sig.outputs[k].type, &m->results[k], err);
+    if (st != MLXRT_OK) {
+      mlxrt_error_prefix(err, "model '%s', output '%s': ", linked->name,
+                         m->sig.outputs[k].name);
+      mlxrt_model_close(m);
+      return st;
+    }
+  }
+  *out = m;
+  return MLXRT_OK;
+}
+
+mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
+                                     mlxrt_model **out, mlxrt_error *err) {
+  *out = NULL;
+  char symbol[256];
+  int n = snprintf(symbol, sizeof(symbol), "%s%s%s", MLXRT_SYMBOL_PREFIX,
+                   name ? name : "", MLXRT_MODEL_SUFFIX);
+  if (!name || !*name || n < 0 || (size_t)n >= sizeof(symbol))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "bad model name '%.64s'", name ? name : "(null)");
+  // The program and the libraries it links, as one symbol table.
+  void *self = dlopen(NULL, RTLD_NOW);
+  const mlxrt_model_abi *abi = self ? dlsym(self, symbol) : NULL;
+  if (self)
+    dlclose(self);
+  if (!abi)
+    return mlxrt_fail(err, MLXRT_ERROR_NOT_FOUND,
+                      "no model named '%s' in this program: %s is not among "
+                      "its exported symbols (link with -rdynamic, or open "
+                      "MLXRT_LINKED_MODEL(%s))",
+                      name, symbol, name);
+  return mlxrt_model_open(instance, abi, out, err);
+}
+
+mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
+                              mlxrt_model **out, mlxrt_error *err) {
+  *out = NULL;
+  dlerror();
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot load '%s': %s", path,
+                      why ? why : "dlopen failed");
+  }
+  const mlxrt_model_abi *const *shared =
+      (const mlxrt_model_abi *const *)dlsym(library, MLXRT_SHARED_MODEL_SYMBOL);
+  if (!shared || !*shared) {
+    dlclose(library);
+    return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
+                      "'%s' is not a model made by mlxc --emit=shared (it "
+                      "has no %s)",
+                      path, MLXRT_SHARED_MODEL_SYMBOL);
+  }
+  mlxrt_status st = mlxrt_model_open(instance, *shared, out, err);
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "%s: ", path);
+    dlclose(library);
+    return st;
+  }
+  (*out)->library = library;
+  return MLXRT_OK;
+}
+
+void mlxrt_model_close(mlxrt_model *model) {
+  if (!model)
+    return;
+  for (size_t k = 0; model->results && k < model->sig.num_outputs; ++k)
+    mlxrt_array_release(model->results[k]);
+  free(model->results);
+  free(model->fresh);
+  free(model->args);
+  mlxrt_signature_free(&model->sig);
+  // The code goes last: nothing of the model runs after this.
+  if (model->library)
+    dlclose(model->library);
+  instanceRelease(model->inst);
+  free(model);
+}
+
+const char *mlxrt_model_name(const mlxrt_model *model) {
+  return model->abi->name;
+}
+
+const mlxrt_signature *mlxrt_model_signature(const mlxrt_model *model) {
+  return &model->sig;
+}
+
+int mlxrt_model_has_cuda(const mlxrt_model *model) {
+  return model->abi->entry_cuda != NULL;
+}
+
+long mlxrt_model_find_input(const mlxrt_model *model, const char *name) {
+  for (size_t k = 0; k < model->sig.num_inputs; ++k)
+    if (strcmp(model->sig.inputs[k].name, name) == 0)
+      return (long)k;
+  return -1;
+}
+
+mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
+                                   mlxrt_array **inputs, size_t num_inputs,
+                                   size_t *num_bound, mlxrt_error *err) {
+  if (num_bound)
+    *num_bound = 0;
+  if (num_inputs != model->sig.num_inputs)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s' has %zu inputs, got %zu slots",
+                      mlxrt_model_name(model), model->sig.num_inputs,
+                      num_inputs);
+  // A .npy holds one nameless tensor: it would bind every input.
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot open '%s'", path);
+  char magic[6] = {0};
+  size_t got = fread(magic, 1, sizeof(magic), f);
+  fclose(f);
+  if (got == sizeof(magic) && memcmp(magic, "\x93NUMPY", 6) == 0)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "'%s' is a .npy file; binding by name needs a "
+                      ".safetensors or .npz file",
+                      path);
+  bool *made = calloc(num_inputs + 1, sizeof(bool));
+  if (!made)
+    return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+  mlxrt_status st = MLXRT_OK;
+  size_t bound = 0;
+  for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k) {
+    if (inputs[k])
+      continue;
+    const mlxrt_param *p = &model->sig.inputs[k];
+    mlxrt_array *a;
+    st = arrayAlloc(model->inst, &p->type, &a, err);
+    if (st != MLXRT_OK)
+      break;
+    mlxrt_error loadErr;
+    st = mlxrt_load_tensor(path, p->name, &p->type, a->data, &loadErr);
+    mlxrt_device_host_wrote(model->inst->dev, a->data);
+    if (st == MLXRT_OK) {
+      inputs[k] = a;
+      made[k] = true;
+      ++bound;
+    } else {
+      mlxrt_array_release(a);
+      if (st == MLXRT_ERROR_NOT_FOUND) {
+        st = MLXRT_OK; // Not in the file: another source binds it.
+      } else if (err) {
+        *err = loadErr;
+        mlxrt_error_prefix(err, "input '%s': ", p->name);
+      }
+    }
+  }
+  // After a failure nothing changes: the slots bound here are empty again.
+  for (size_t k = 0; st != MLXRT_OK && k < num_inputs; ++k)
+    if (made[k]) {
+      mlxrt_array_release(inputs[k]);
+      inputs[k] = NULL;
+    }
+  free(made);
+  if (st == MLXRT_OK && num_bound)
+    *num_bound = bound;
+  return st;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// Checks one argument array against the signature's parameter.
+static mlxrt_status checkArray(const mlxrt_model *m, const mlxrt_array *a,
+                               const mlxrt_param *p, const char *kind,
+                               mlxrt_error *err) {
+  if (!a)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s', %s '%s': no array given",
+                      mlxrt_model_name(m), kind, p->name);
+  if (a->inst != m->inst)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s', %s '%s': the array belongs to another "
+                      "instance",
+                      mlxrt_model_name(m), kind, p->name);
+  if (mlxrt_tensor_same_type(&a->type, &p->type))
+    return MLXRT_OK;
+  char want[256], got[256];
+  return mlxrt_fail(err, MLXRT_ERROR_MISMATCH,
+                    "model '%s', %s '%s': expected %s, got %s",
+                    mlxrt_model_name(m), kind, p->name,
+                    mlxrt_tensor_type_str(&p->type, want, sizeof(want)),
+                    mlxrt_tensor_type_str(&a->type, got, sizeof(got)));
+}
+
+static bool isInput(mlxrt_array *const *inputs, size_t n,
+                    const mlxrt_array *a) {
+  for (size_t i = 0; i < n; ++i)
+    if (inputs[i] == a)
+      return true;
+  return false;
+}
+
+mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
+                              size_t num_inputs, mlxrt_array **outputs,
+                              size_t num_outputs, mlxrt_error *err) {
+  mlxrt_model *m = model;
+  const mlxrt_signature *sig = &m->sig;
+  if (num_inputs != sig->num_inputs || num_outputs != sig->num_outputs)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s' takes %zu input%s and %zu output%s, got "
+                      "%zu and %zu",
+                      mlxrt_model_name(m), sig->num_inputs,
+                      sig->num_inputs == 1 ? "" : "s", sig->num_outputs,
+                      sig->num_outputs == 1 ? "" : "s", num_inputs,
+                      num_outputs);
+  mlxrt_status st = MLXRT_OK;
+  if ((num_inputs && !inputs) || (num_outputs && !outputs))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s': no array of inputs or outputs given",
+                      mlxrt_model_name(m));
+  for (size_t k = 0; k < num_inputs; ++k)
+    if ((st = checkArray(m, inputs[k], &sig->inputs[k], "input", err)) !=
+        MLXRT_OK)
+      return st;
+  for (size_t k = 0; k < num_outputs; ++k) {
+    if (!outputs[k])
+      continue;
+    if ((st = checkArray(m, outputs[k], &sig->outputs[k], "output", err)) !=
+        MLXRT_OK)
+      return st;
+    for (size_t j = 0; j < k; ++j)
+      if (outputs[j] == outputs[k])
+        return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                          "model '%s': outputs '%s' and '%s' are given the "
+                          "same array",
+                          mlxrt_model_name(m), sig->outputs[j].name,
+                          sig->outputs[k].name);
+  }
+
+  // Where each output goes: a given array, unless it is donated (also an
+  // input), in which case, as for an empty slot, the model's own array,
+  // or a new one while the caller still holds that.
+  for (size_t k = 0; k < num_outputs; ++k) {
+    m->fresh[k] = NULL;
+    mlxrt_array *dst = outputs[k];
+    if (!dst || isInput(inputs, num_inputs, dst)) {
+      dst = m->results[k];
+      if (dst->refs > 1 && (st = arrayAlloc(m->inst, &sig->outputs[k].type,
+                                            &m->fresh[k], err)) != MLXRT_OK) {
+        mlxrt_error_prefix(err,
+                           "model '%s', output '%s': ", mlxrt_model_name(m),
+                           sig->outputs[k].name);
+        for (size_t j = 0; j < k; ++j)
+          mlxrt_array_release(m->fresh[j]);
+        return st;
+      }
+      if (m->fresh[k])
+        dst = m->fresh[k];
+    }
+    m->args[num_inputs + k] = dst->data;
+  }
+  for (size_t k = 0; k < num_inputs; ++k)
+    m->args[k] = inputs[k]->data;
+
+  mlxrt_device *dev = m->inst->dev;
+  if (m->onDevice) {
+    st = mlxrt_device_run_resident(dev, m->entry, m->args, num_inputs,
+                                   num_outputs, err);
+  } else {
+    // The CPU variant reads and writes the host's view of the buffers.
+    for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k)
+      st = mlxrt_device_to_host(dev, m->args[k], err);
+    if (st == MLXRT_OK)
+      m->entry(m->args);
+    for (size_t k = 0; k < num_outputs && st == MLXRT_OK; ++k)
+      mlxrt_device_host_wrote(dev, m->args[num_inputs + k]);
+  }
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "model '%s': ", mlxrt_model_name(m));
+    for (size_t k = 0; k < num_outputs; ++k)
+      mlxrt_array_release(m->fresh[k]);
+    return st;
+  }
+
+  for (size_t k = 0; k < num_outputs; ++k) {
+    mlxrt_array *given = outputs[k];
+    bool donated = given && isInput(inputs, num_inputs, given);
+    if (given && !donated)
+      continue;
+    // The model's array for output k is now the one written (a new one
+    // replaces the one the caller still holds).
+    if (m->fresh[k]) {
+      mlxrt_array_release(m->results[k]);
+      m->results[k] = m->fresh[k];
+      m->fresh[k] = NULL;
+    }
+    mlxrt_array *written = m->results[k];
+    if (donated) {
+      // The donated array takes the new bytes; its old ones become the
+      // model's buffer for the next call.
+      void *data = given->data;
+      given->data = written->data;
+      written->data = data;
+    } else {
+      mlxrt_array_retain(written);
+      outputs[k] = written;
+    }
+  }
+  return MLXRT_OK;
+}

@@ -1,0 +1,216 @@
+//===- mlxrt_api.h - Load compiled models once, call them often --*- C -*-===//
+//
+// The in-process API of the mlxc runtime: open an instance on a device, open
+// the models mlxc compiled (linked into the program, or shared objects
+// loaded at run time), make arrays, and call the models with arrays in and
+// arrays out.
+//
+//   mlxrt_instance_options opts;
+//   mlxrt_instance_options_init(&opts);        // device "auto": a GPU, else
+//   cpu mlxrt_instance *inst; mlxrt_instance_create(&opts, &inst, &err);
+//   mlxrt_model *mlp;                         // mlxc --emit=shared -o
+//   libmlp.so mlxrt_model_load(inst, "./libmlp.so", &mlp, &err); mlxrt_array
+//   *in[5] = {x};                 // x: mlxrt_array_create(...)
+//   mlxrt_model_bind_file(mlp, "weights.safetensors", in, 5, NULL, &err);
+//   mlxrt_array *out[1] = {NULL};             // NULL: the model provides it
+//   mlxrt_model_call(mlp, in, 5, out, 1, &err);
+//   mlxrt_array_read(out[0], y, sizeof(y), &err);
+//   mlxrt_array_release(out[0]); ... mlxrt_model_close(mlp);
+//   mlxrt_instance_destroy(inst);
+//
+// Conventions (as in mlxrt.h): every fallible call returns an mlxrt_status
+// and fills the caller's mlxrt_error (may be NULL); the library never prints
+// and never reads the environment (the options say everything; a trace
+// callback reports timings). A failed call changes nothing the caller can
+// see. Handles keep what they need alive: an array or a model holds its
+// instance, so they may be released in any order. One thread at a time per
+// instance.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXRT_API_H
+#define MLXRT_API_H
+
+#include "mlxrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mlxrt_instance mlxrt_instance;
+typedef struct mlxrt_model mlxrt_model;
+typedef struct mlxrt_array mlxrt_array;
+/// The descriptor mlxc emits for a model (opaque; see mlxrt_model_open).
+struct mlxrt_model_abi;
+
+//===----------------------------------------------------------------------===//
+// Instances
+//===----------------------------------------------------------------------===//
+
+typedef enum mlxrt_memory_mode {
+  /// Unified (CUDA managed) memory where the GPU has concurrent managed
+  /// access, else a host and a device copy of each array.
+  MLXRT_MEMORY_AUTO = 0,
+  /// A host and a device copy, copied around each call.
+  MLXRT_MEMORY_COPY,
+} mlxrt_memory_mode;
+
+typedef enum mlxrt_trace_kind {
+  MLXRT_TRACE_INPUTS_PLACED,  ///< ms: moving a call's inputs to the device.
+  MLXRT_TRACE_PROGRAM,        ///< ms: the program itself (device events).
+  MLXRT_TRACE_OUTPUTS_PLACED, ///< ms: making outputs readable by the host.
+  MLXRT_TRACE_NOTE,           ///< text: e.g. why "auto" chose the CPU.
+  MLXRT_TRACE_TO_DEVICE,      ///< bytes: an array copied to the device.
+  MLXRT_TRACE_TO_HOST,        ///< bytes: an array moved back to the host.
+} mlxrt_trace_kind;
+
+typedef struct mlxrt_trace_event {
+  mlxrt_trace_kind kind;
+  double ms;        ///< Milliseconds, for the timed kinds.
+  const char *text; ///< NUL-terminated; valid during the callback only.
+  size_t bytes;     ///< For the transfers.
+} mlxrt_trace_event;
+
+typedef void (*mlxrt_trace_fn)(void *user, const mlxrt_trace_event *event);
+
+typedef struct mlxrt_instance_options {
+  /// "auto" or NULL (CUDA device 0 when a GPU and driver are there, else the
+  /// CPU; a model without CUDA code then runs on the CPU), "cpu", "cuda",
+  /// "cuda:N".
+  const char *device;
+  mlxrt_memory_mode memory;
+  /// Nonzero: never capture and replay programs as CUDA graphs.
+  int no_cuda_graphs;
+  /// The CUDA driver library; NULL: libcuda.so.1. The driver is loaded once
+  /// per process: the first instance that loads it decides.
+  const char *libcuda;
+  /// cuBLASLt; NULL: libcublasLt.so.13, .so.12, .so, then the toolkit's.
+  const char *libcublaslt;
+  /// The CUDA toolkit searched last for cuBLASLt; NULL: /usr/local/cuda.
+  const char *cuda_home;
+  mlxrt_trace_fn trace; ///< NULL: no tracing.
+  void *trace_user;     ///< Passed to trace.
+} mlxrt_instance_options;
+
+/// The defaults: device "auto", MLXRT_MEMORY_AUTO, graphs on, no trace.
+void mlxrt_instance_options_init(mlxrt_instance_options *options);
+
+/// Opens the device the options name (options may be NULL: the defaults).
+mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
+                                   mlxrt_instance **out, mlxrt_error *err);
+/// Drops the caller's handle; the device closes when no model or array of
+/// the instance remains.
+void mlxrt_instance_destroy(mlxrt_instance *instance);
+mlxrt_device_kind mlxrt_instance_device_kind(const mlxrt_instance *instance);
+/// "cpu", "cuda:0 (NVIDIA H200)".
+const char *mlxrt_instance_device_name(const mlxrt_instance *instance);
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+/// Opens a model linked into the program: mlxc --emit=lib (or obj) --name=NAME
+/// declares `mlxc_NAME_model` in its header; pass its address, or write
+/// MLXRT_LINKED_MODEL(NAME). What its first call would make is made here:
+/// its output buffers and, on a GPU, its kernels (the driver's JIT of the
+/// PTX) and cuBLASLt's handle and workspace. The intermediates of a call are
+/// kept for the next one, which allocates nothing.
+mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
+                              const struct mlxrt_model_abi *linked,
+                              mlxrt_model **out, mlxrt_error *err);
+#define MLXRT_DECLARE_MODEL(name)                                              \
+  extern const struct mlxrt_model_abi mlxc_##name##_model
+#define MLXRT_LINKED_MODEL(name) (&mlxc_##name##_model)
+
+/// Opens the model `name` linked into the program by its name alone, when
+/// the program exports it (linked with -rdynamic, or from a shared library
+/// the program links): MLXRT_ERROR_NOT_FOUND otherwise.
+mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
+                                     mlxrt_model **out, mlxrt_error *err);
+
+/// Loads a shared object made by mlxc --emit=shared (dlopen; a path without
+/// '/' is searched as dlopen searches). A CUDA model calls the runtime: the
+/// process must have it loaded globally (linked with libmlxrt.so, or a
+/// static libmlxrt.a with -rdynamic). The object stays loaded until the
+/// model closes.
+mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
+                              mlxrt_model **out, mlxrt_error *err);
+void mlxrt_model_close(mlxrt_model *model);
+
+/// The name the model was compiled with (mlxc --name).
+const char *mlxrt_model_name(const mlxrt_model *model);
+/// Inputs and outputs: names, dtypes and shapes (owned by the model).
+const mlxrt_signature *mlxrt_model_signature(const mlxrt_model *model);
+/// Whether the model has CUDA code (mlxc --target=cuda).
+int mlxrt_model_has_cuda(const mlxrt_model *model);
+/// The index of the input named `name`, or -1.
+long mlxrt_model_find_input(const mlxrt_model *model, const char *name);
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+/// A new array on the instance's device: a copy of the `nbytes` bytes at
+/// `data` (row-major; nbytes must be what dtype and dims make), or zeros
+/// when data is NULL. The caller holds one reference.
+mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
+                                int rank, const int64_t *dims, const void *data,
+                                size_t nbytes, mlxrt_array **out,
+                                mlxrt_error *err);
+/// An array read from "FILE.npy", "FILE.npz:ENTRY" or
+/// "FILE.safetensors:TENSOR", with the dtype and shape the file gives.
+mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
+                              mlxrt_array **out, mlxrt_error *err);
+void mlxrt_array_retain(mlxrt_array *array);
+void mlxrt_array_release(mlxrt_array *array);
+
+/// dtype, rank, dims and nbytes (data is NULL: read with mlxrt_array_read).
+const mlxrt_tensor *mlxrt_array_type(const mlxrt_array *array);
+/// Copies the array to host memory: `nbytes` must be its size.
+mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
+                              mlxrt_error *err);
+/// Overwrites the array from host memory: `nbytes` must be its size.
+mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
+                               size_t nbytes, mlxrt_error *err);
+/// Writes the array to a .npy file (completely or not at all).
+mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
+                              mlxrt_error *err);
+
+/// Binds the inputs named as tensors of a .safetensors or .npz file (the
+/// file mx.save_safetensors writes for a model's weights): for each input k
+/// with inputs[k] NULL whose name the file holds, inputs[k] becomes a new
+/// array of that tensor, which must have the input's dtype and shape.
+/// *num_bound (may be NULL) counts them. On failure no slot changes.
+mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
+                                   mlxrt_array **inputs, size_t num_inputs,
+                                   size_t *num_bound, mlxrt_error *err);
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// Runs the model once: inputs[k] must have input k's dtype and shape.
+///
+/// outputs[k] NULL: on return it holds a new reference to an array with
+/// output k (the model's own buffer, allocated when the model opened, while
+/// the caller does not hold it from an earlier call; else a new one).
+/// outputs[k] an array: written in place; it must have output k's type. If
+/// it is also one of the inputs, that input is *donated*: the program reads
+/// the old contents and the array holds the new ones afterwards (the state
+/// of a decode step, e.g. a KV cache, goes in and comes back without a
+/// copy; the storage is exchanged with the model's buffer, never shared
+/// during the run).
+///
+/// Wrong counts, dtypes or shapes, arrays of another instance, one array
+/// given for two outputs: MLXRT_ERROR_INVALID_ARGUMENT or
+/// MLXRT_ERROR_MISMATCH with a message that names the input or output, and
+/// nothing changed.
+mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
+                              size_t num_inputs, mlxrt_array **outputs,
+                              size_t num_outputs, mlxrt_error *err);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // MLXRT_API_H

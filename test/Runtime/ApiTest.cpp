@@ -1,0 +1,391 @@
+//===- ApiTest.cpp - The instance/model/array API --------------*- C++ -*-===//
+//
+// The C API of mlxrt_api.h on the CPU, with programs written here in the
+// shape mlxc emits them (a descriptor, a signature, an entry on void **):
+// calls, reuse of the model's output arrays, donation, binding weights by
+// name, and bad calls, which must fail with a clear message and change
+// nothing. Compiled models go through the same API in test/Deploy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "runtime/mlxrt_api.h"
+
+#include <cstdlib>
+
+using namespace mlxrt_test;
+
+namespace {
+
+/// out0 = a + b (float32 [4]).
+void addEntry(void **args) {
+  const float *a = static_cast<const float *>(args[0]);
+  const float *b = static_cast<const float *>(args[1]);
+  float *out = static_cast<float *>(args[2]);
+  for (int i = 0; i < 4; ++i)
+    out[i] = a[i] + b[i];
+}
+
+const mlxrt_model_abi AddModel = {MLXRT_ABI_VERSION,
+                                  0,
+                                  "add",
+                                  "entry add\n"
+                                  "input a float32 4\n"
+                                  "input b float32 4\n"
+                                  "output out0 float32 4\n",
+                                  addEntry,
+                                  nullptr};
+
+/// A decode step's shape: y = sum(state) + x, state' = state + x
+/// (state float32 [2, 2]). It refuses to run with its state aliased to its
+/// output, as compiled code may not tolerate that.
+int Aliased = 0;
+void stepEntry(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  const float *state = static_cast<const float *>(args[1]);
+  float *y = static_cast<float *>(args[2]);
+  float *next = static_cast<float *>(args[3]);
+  if (state == next) {
+    ++Aliased;
+    return;
+  }
+  *y = *x;
+  for (int i = 0; i < 4; ++i) {
+    *y += state[i];
+    next[i] = state[i] + *x;
+  }
+}
+
+const mlxrt_model_abi StepModel = {MLXRT_ABI_VERSION,
+                                   0,
+                                   "step",
+                                   "entry step\n"
+                                   "input x float32 scalar\n"
+                                   "input state float32 2,2\n"
+                                   "output y float32 scalar\n"
+                                   "output state_out float32 2,2\n",
+                                   stepEntry,
+                                   nullptr};
+
+/// o1 = o2 = a (float32 [4]).
+void dupEntry(void **args) {
+  memcpy(args[1], args[0], 16);
+  memcpy(args[2], args[0], 16);
+}
+
+const mlxrt_model_abi DupModel = {MLXRT_ABI_VERSION,
+                                  0,
+                                  "dup",
+                                  "entry dup\n"
+                                  "input a float32 4\n"
+                                  "output o1 float32 4\n"
+                                  "output o2 float32 4\n",
+                                  dupEntry,
+                                  nullptr};
+
+/// An instance on the CPU, freed with the test.
+struct Cpu {
+  mlxrt_instance *inst = nullptr;
+  Cpu() {
+    mlxrt_instance_options opts;
+    mlxrt_instance_options_init(&opts);
+    opts.device = "cpu";
+    mlxrt_error err;
+    EXPECT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK)
+        << err.message;
+  }
+  ~Cpu() { mlxrt_instance_destroy(inst); }
+};
+
+mlxrt_array *array(mlxrt_instance *inst, std::vector<float> values,
+                   std::vector<int64_t> dims) {
+  mlxrt_array *a = nullptr;
+  mlxrt_error err;
+  EXPECT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, (int)dims.size(),
+                               dims.data(), values.data(),
+                               values.size() * sizeof(float), &a, &err),
+            MLXRT_OK)
+      << err.message;
+  return a;
+}
+
+std::vector<float> values(mlxrt_array *a) {
+  std::vector<float> v(mlxrt_array_type(a)->nbytes / sizeof(float));
+  mlxrt_error err;
+  EXPECT_EQ(mlxrt_array_read(a, v.data(), v.size() * sizeof(float), &err),
+            MLXRT_OK)
+      << err.message;
+  return v;
+}
+
+TEST(Api, CallsAModelAndReusesItsOutputArray) {
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &AddModel, &m, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_STREQ(mlxrt_model_name(m), "add");
+  EXPECT_FALSE(mlxrt_model_has_cuda(m));
+  const mlxrt_signature *sig = mlxrt_model_signature(m);
+  ASSERT_EQ(sig->num_inputs, 2u);
+  EXPECT_STREQ(sig->inputs[1].name, "b");
+  EXPECT_EQ(mlxrt_model_find_input(m, "b"), 1);
+  EXPECT_EQ(mlxrt_model_find_input(m, "c"), -1);
+
+  mlxrt_array *in[2] = {array(cpu.inst, {1, 2, 3, 4}, {4}),
+                        array(cpu.inst, {10, 20, 30, 40}, {4})};
+  mlxrt_array *out = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(values(out), (std::vector<float>{11, 22, 33, 44}));
+  // Released, the model's array serves the next call; held, a new one does
+  // and the held one keeps its values.
+  mlxrt_array *first = out;
+  mlxrt_array_release(out);
+  out = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK);
+  EXPECT_EQ(out, first);
+  mlxrt_array *held = out;
+  ASSERT_EQ(
+      mlxrt_array_write(in[0], std::vector<float>{0, 0, 0, 0}.data(), 16, &err),
+      MLXRT_OK);
+  out = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK);
+  EXPECT_NE(out, held);
+  EXPECT_EQ(values(held), (std::vector<float>{11, 22, 33, 44}));
+  EXPECT_EQ(values(out), (std::vector<float>{10, 20, 30, 40}));
+  // An output array given by the caller is written in place.
+  mlxrt_array *mine = array(cpu.inst, {0, 0, 0, 0}, {4});
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &mine, 1, &err), MLXRT_OK);
+  EXPECT_EQ(values(mine), (std::vector<float>{10, 20, 30, 40}));
+  // Handles go in any order: the instance stays while they are alive.
+  mlxrt_model_close(m);
+  for (mlxrt_array *a : {in[0], in[1], held, out, mine})
+    mlxrt_array_release(a);
+}
+
+TEST(Api, DonatedStateIsUpdatedWithoutAliasing) {
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &StepModel, &m, &err), MLXRT_OK);
+  mlxrt_array *x = array(cpu.inst, {1}, {});
+  mlxrt_array *state = array(cpu.inst, {0, 1, 2, 3}, {2, 2});
+  Aliased = 0;
+  for (int t = 0; t < 3; ++t) {
+    mlxrt_array *in[2] = {x, state};
+    mlxrt_array *out[2] = {nullptr, state};
+    ASSERT_EQ(mlxrt_model_call(m, in, 2, out, 2, &err), MLXRT_OK)
+        << err.message;
+    EXPECT_EQ(out[1], state);
+    // y sums the state before the step: 6, 10, 14.
+    EXPECT_EQ(values(out[0]), (std::vector<float>{6.0f + 1 + 4.0f * t}));
+    mlxrt_array_release(out[0]);
+  }
+  EXPECT_EQ(Aliased, 0);
+  EXPECT_EQ(values(state), (std::vector<float>{3, 4, 5, 6}));
+  mlxrt_array_release(x);
+  mlxrt_array_release(state);
+  mlxrt_model_close(m);
+}
+
+TEST(Api, BadCallsFailClearlyAndChangeNothing) {
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &AddModel, &m, &err), MLXRT_OK);
+  mlxrt_array *a = array(cpu.inst, {1, 2, 3, 4}, {4});
+  mlxrt_array *b = array(cpu.inst, {1, 1, 1, 1}, {4});
+  mlxrt_array *wrongShape = array(cpu.inst, {1, 2, 3, 4}, {2, 2});
+  mlxrt_array *given = array(cpu.inst, {7, 7, 7, 7}, {4});
+  mlxrt_array *wrongDtype = nullptr;
+  int64_t four = 4;
+  int32_t ints[4] = {1, 2, 3, 4};
+  ASSERT_EQ(mlxrt_array_create(cpu.inst, MLXRT_DTYPE_INT32, 1, &four, ints,
+                               sizeof(ints), &wrongDtype, &err),
+            MLXRT_OK);
+  Cpu other;
+  mlxrt_array *foreign = array(other.inst, {1, 2, 3, 4}, {4});
+
+  auto fails = [&](std::vector<mlxrt_array *> in,
+                   std::vector<mlxrt_array *> out, mlxrt_status status,
+                   const std::string &message) {
+    std::vector<mlxrt_array *> before = out;
+    mlxrt_status st =
+        mlxrt_model_call(m, in.data(), in.size(), out.data(), out.size(), &err);
+    EXPECT_EQ(st, status) << err.message;
+    EXPECT_TRUE(contains(err.message, message)) << err.message;
+    EXPECT_EQ(out, before);
+  };
+  fails({a}, {nullptr}, MLXRT_ERROR_INVALID_ARGUMENT,
+        "model 'add' takes 2 inputs and 1 output, got 1 and 1");
+  fails({a, b}, {nullptr, nullptr}, MLXRT_ERROR_INVALID_ARGUMENT,
+        "got 2 and 2");
+  fails({a, wrongShape}, {nullptr}, MLXRT_ERROR_MISMATCH,
+        "model 'add', input 'b': expected float32 [4], got float32 [2, 2]");
+  fails({wrongDtype, b}, {nullptr}, MLXRT_ERROR_MISMATCH,
+        "input 'a': expected float32 [4], got int32 [4]");
+  fails({a, nullptr}, {nullptr}, MLXRT_ERROR_INVALID_ARGUMENT,
+        "input 'b': no array given");
+  fails({a, b}, {wrongShape}, MLXRT_ERROR_MISMATCH,
+        "output 'out0': expected float32 [4], got float32 [2, 2]");
+  fails({foreign, b}, {given}, MLXRT_ERROR_INVALID_ARGUMENT,
+        "input 'a': the array belongs to another instance");
+  EXPECT_EQ(values(given), (std::vector<float>{7, 7, 7, 7}));
+  EXPECT_EQ(values(a), (std::vector<float>{1, 2, 3, 4}));
+
+  // Reads and writes of the wrong size, and arrays of impossible types.
+  float small[2];
+  EXPECT_EQ(mlxrt_array_read(a, small, sizeof(small), &err),
+            MLXRT_ERROR_MISMATCH);
+  EXPECT_TRUE(contains(err.message, "holds 16 bytes, got a buffer of 8"))
+      << err.message;
+  EXPECT_EQ(mlxrt_array_write(a, small, sizeof(small), &err),
+            MLXRT_ERROR_MISMATCH);
+  EXPECT_EQ(values(a), (std::vector<float>{1, 2, 3, 4}));
+  mlxrt_array *none = nullptr;
+  EXPECT_EQ(mlxrt_array_create(cpu.inst, MLXRT_DTYPE_FLOAT32, 1, &four, small,
+                               sizeof(small), &none, &err),
+            MLXRT_ERROR_MISMATCH);
+  EXPECT_EQ(none, nullptr);
+
+  // After all that, a good call works.
+  mlxrt_array *in[2] = {a, b};
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &given, 1, &err), MLXRT_OK);
+  EXPECT_EQ(values(given), (std::vector<float>{2, 3, 4, 5}));
+  for (mlxrt_array *x : {a, b, wrongShape, given, wrongDtype, foreign})
+    mlxrt_array_release(x);
+  mlxrt_model_close(m);
+}
+
+TEST(Api, TwoOutputsCannotShareAnArray) {
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &DupModel, &m, &err), MLXRT_OK);
+  mlxrt_array *a = array(cpu.inst, {1, 2, 3, 4}, {4});
+  mlxrt_array *o = array(cpu.inst, {0, 0, 0, 0}, {4});
+  mlxrt_array *out[2] = {o, o};
+  EXPECT_EQ(mlxrt_model_call(m, &a, 1, out, 2, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(
+      contains(err.message, "outputs 'o1' and 'o2' are given the same array"))
+      << err.message;
+  EXPECT_EQ(values(o), (std::vector<float>{0, 0, 0, 0}));
+  // Donated to both: the same.
+  mlxrt_array *donated[2] = {a, a};
+  EXPECT_EQ(mlxrt_model_call(m, &a, 1, donated, 2, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(values(a), (std::vector<float>{1, 2, 3, 4}));
+  mlxrt_array_release(a);
+  mlxrt_array_release(o);
+  mlxrt_model_close(m);
+}
+
+TEST(Api, BindsInputsByNameFromAWeightsFile) {
+  TempDir dir;
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &AddModel, &m, &err), MLXRT_OK);
+  std::vector<float> b = {5, 6, 7, 8};
+  std::string path = dir.write(
+      "w.safetensors",
+      safetensorsFile(
+          R"({"b":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+          R"("other":{"dtype":"F32","shape":[1],"data_offsets":[16,20]}})",
+          bytesOf(b) + bytesOf(std::vector<float>{0})));
+  mlxrt_array *in[2] = {array(cpu.inst, {1, 1, 1, 1}, {4}), nullptr};
+  size_t bound = 9;
+  ASSERT_EQ(mlxrt_model_bind_file(m, path.c_str(), in, 2, &bound, &err),
+            MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(bound, 1u);
+  ASSERT_NE(in[1], nullptr);
+  mlxrt_array *out = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK);
+  EXPECT_EQ(values(out), (std::vector<float>{6, 7, 8, 9}));
+  mlxrt_array_release(out);
+  mlxrt_array_release(in[1]);
+
+  // A tensor of the right name and the wrong shape binds nothing.
+  std::string bad =
+      dir.write("bad.safetensors",
+                safetensorsFile(
+                    R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                    bytesOf(std::vector<float>{1, 2})));
+  in[1] = nullptr;
+  EXPECT_EQ(mlxrt_model_bind_file(m, bad.c_str(), in, 2, &bound, &err),
+            MLXRT_ERROR_MISMATCH);
+  EXPECT_TRUE(contains(err.message, "input 'b': ")) << err.message;
+  EXPECT_EQ(in[1], nullptr);
+  // A .npy has no names.
+  std::string npy =
+      dir.write("b.npy", npyFile(npyDict("<f4", "(4,)"), bytesOf(b)));
+  EXPECT_EQ(mlxrt_model_bind_file(m, npy.c_str(), in, 2, &bound, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "binding by name needs")) << err.message;
+  // Arrays from files and back.
+  mlxrt_array *fromNpy = nullptr;
+  ASSERT_EQ(mlxrt_array_load(cpu.inst, npy.c_str(), &fromNpy, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(values(fromNpy), b);
+  std::string saved = dir.file("saved.npy");
+  ASSERT_EQ(mlxrt_array_save(fromNpy, saved.c_str(), &err), MLXRT_OK);
+  EXPECT_EQ(readFile(saved), readFile(npy));
+  mlxrt_array_release(fromNpy);
+  mlxrt_array_release(in[0]);
+  mlxrt_model_close(m);
+}
+
+TEST(Api, RefusesWhatIsNoModelOfThisRuntime) {
+  Cpu cpu;
+  mlxrt_model *m = nullptr;
+  mlxrt_error err;
+  mlxrt_model_abi future = AddModel;
+  future.abi_version = MLXRT_ABI_VERSION + 1;
+  EXPECT_EQ(mlxrt_model_open(cpu.inst, &future, &m, &err), MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "recompile it")) << err.message;
+  EXPECT_EQ(m, nullptr);
+  EXPECT_EQ(mlxrt_model_load(cpu.inst, "libz.so.1", &m, &err),
+            MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "not a model made by mlxc --emit=shared"))
+      << err.message;
+  EXPECT_EQ(mlxrt_model_load(cpu.inst, "/no/such/model.so", &m, &err),
+            MLXRT_ERROR_IO);
+  EXPECT_EQ(m, nullptr);
+}
+
+std::vector<std::string> Notes;
+void recordNote(void *user, const mlxrt_trace_event *event) {
+  (void)user;
+  if (event->kind == MLXRT_TRACE_NOTE)
+    Notes.push_back(event->text);
+}
+
+TEST(Api, AutoFallsBackToTheCpuAndSaysWhy) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  EXPECT_STREQ(opts.device, "auto");
+  // The driver is process-wide: once a real one is loaded, it stays.
+  if (mlxrt_cuda_available(nullptr, 0))
+    GTEST_SKIP() << "a CUDA driver is loaded";
+  opts.libcuda = "/no/such/libcuda.so";
+  opts.trace = recordNote;
+  Notes.clear();
+  mlxrt_instance *inst;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK);
+  EXPECT_EQ(mlxrt_instance_device_kind(inst), MLXRT_DEVICE_CPU);
+  EXPECT_STREQ(mlxrt_instance_device_name(inst), "cpu");
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_TRUE(contains(Notes[0], "no CUDA device (")) << Notes[0];
+  EXPECT_TRUE(contains(Notes[0], "); using the CPU")) << Notes[0];
+  mlxrt_instance_destroy(inst);
+  opts.device = "tpu";
+  EXPECT_EQ(mlxrt_instance_create(&opts, &inst, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "unknown device 'tpu'")) << err.message;
+}
+
+} // namespace
