@@ -115,8 +115,11 @@ PY
 done
 
 "$SUITE/MlxrtTests" > "$LOG/unit.txt" 2>&1
+unit_rc=$?
 echo "runtime unit tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/unit.txt" | tr '\n' ' ')" >> "$LOG/summary.txt"
 cat "$LOG/summary.txt"
 total_passed=$(grep -c '^PASS ' "$LOG/cases.txt"); total_failed=$(grep -c '^FAIL ' "$LOG/cases.txt")
+# The unit tests count as one case: a failing one fails the suite.
+if [ "$unit_rc" -eq 0 ]; then total_passed=$((total_passed + 1)); else total_failed=$((total_failed + 1)); fi
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
