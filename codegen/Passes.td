@@ -216,6 +216,23 @@ def MlxcVectorizeElementwise : Pass<"mlxc-vectorize-elementwise"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MlxcInterchangeReductions : Pass<"mlxc-interchange-reductions"> {
+  let summary = "Put the parallel loops of a reduction first";
+  let description = [{
+    Runs on memrefs before `convert-linalg-to-parallel-loops`, which makes
+    only the leading parallel loops of a linalg op parallel. A reduction over
+    a leading axis (sum over axis 0: a column sum) had none before its
+    reduction loop and became a one-thread kernel. Each such op (named ones
+    are generalized first) gets its parallel dimensions first, each group in
+    its original order: one thread per output element, walking its reduction
+    in the original order (deterministic, as on the CPU), with neighbouring
+    threads reading neighbouring elements.
+
+    A reduction to a scalar has no parallel dimension and is left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def MlxcTileParallelLoops : Pass<"mlxc-tile-parallel-loops"> {
   let summary = "Shape each outermost scf.parallel into grid x block loops";
   let description = [{
