@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/Target/SplitCompile.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
@@ -27,11 +28,7 @@ static std::string fingerprint(SymbolOpInterface kernel) {
   kernel.setName(StringAttr::get(kernel->getContext(), "kernel"));
   std::string text;
   llvm::raw_string_ostream os(text);
-  kernel->print(os, OpPrintingFlags()
-                        .printGenericOpForm()
-                        .useLocalScope()
-                        .enableDebugInfo(false)
-                        .elideLargeElementsAttrs(1ull << 62));
+  mlx::printForKey(kernel, os, /*generic=*/true);
   kernel.setName(name);
   return text;
 }

@@ -38,13 +38,22 @@ static std::string sha256Hex(StringRef text) {
                      /*LowerCase=*/true);
 }
 
+void mlx::printForKey(Operation *op, llvm::raw_ostream &os, bool generic) {
+  OpPrintingFlags flags;
+  // Explicit: the command line's --mlir-print-* options must not change a
+  // key.
+  flags.enableDebugInfo(false)
+      .elideLargeElementsAttrs(1ull << 62)
+      .useLocalScope();
+  if (generic)
+    flags.printGenericOpForm();
+  op->print(os, flags);
+}
+
 static std::string printModule(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  module->print(os, OpPrintingFlags()
-                        .enableDebugInfo(false)
-                        .elideLargeElementsAttrs(1ull << 62)
-                        .useLocalScope());
+  printForKey(module, os);
   return text;
 }
 
@@ -320,10 +329,7 @@ llvm::StringMap<std::string> mlx::loadGpuBinaries(ModuleOp module,
        llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    gpuModule->print(os, OpPrintingFlags()
-                             .enableDebugInfo(false)
-                             .elideLargeElementsAttrs(1ull << 62)
-                             .useLocalScope());
+    printForKey(gpuModule, os);
     std::string key = sha256Hex(text + "\n" + optionsKey.str());
     if (cacheDir.empty()) {
       missing[gpuModule.getName()] = key;

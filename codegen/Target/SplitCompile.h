@@ -100,6 +100,11 @@ loadGpuBinaries(ModuleOp module, StringRef cacheDir, StringRef optionsKey);
 void storeGpuBinaries(ModuleOp module, const llvm::StringMap<std::string> &keys,
                       StringRef cacheDir);
 
+/// Prints `op` the way every cache key and kernel fingerprint sees it: no
+/// locations, no elided constants, no aliases (`generic`: the generic op
+/// form).
+void printForKey(Operation *op, llvm::raw_ostream &os, bool generic = false);
+
 /// A cache key: the SHA-256 of `text`, in hex.
 std::string getCacheKey(StringRef text);
 

@@ -715,24 +715,26 @@ static std::string getProgramKey(ModuleOp module, StringRef optionsKey,
      << !noStreamIO << " cpu-matmul-calls " << cpuMatmulCalls << "\nlibdevice "
      << (libdevice.empty() ? "" : fileIdentity(libdevice)) << "\nptxas "
      << (ptxas.empty() ? "" : fileIdentity(ptxas)) << "\n";
-  module->print(os, OpPrintingFlags()
-                        .enableDebugInfo(false)
-                        .elideLargeElementsAttrs(1ull << 62)
-                        .useLocalScope());
+  mlx::printForKey(module, os);
   return mlx::getCacheKey(text);
 }
 
 /// How objects are compiled: threads (-j), the cache (--cache-dir,
 /// --no-cache) and a host target machine per unit.
+/// The cache folder (--cache-dir, else the default), or "" under --no-cache.
+static std::string getCacheDir() {
+  if (noCache)
+    return "";
+  return cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
+}
+
 static mlx::CompileOptions getCompileOptions(ModuleOp module) {
   mlx::CompileOptions options;
   options.makeMachine = [module]() -> std::unique_ptr<TargetMachine> {
     auto machine = mlx::createHostTargetMachine(module, hostCpu);
     return succeeded(machine) ? std::move(*machine) : nullptr;
   };
-  if (!noCache)
-    options.cacheDir =
-        cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
+  options.cacheDir = getCacheDir();
   options.threads = jobs ? unsigned(jobs)
                          : llvm::hardware_concurrency().compute_thread_count();
   return options;
@@ -790,7 +792,7 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   if (cacheReport) {
     unsigned reused = llvm::count_if(
         units, [](const mlx::CompileUnit &unit) { return unit.cached; });
-    std::string dir = getCompileOptions(module).cacheDir;
+    std::string dir = getCacheDir();
     errs() << "mlxc: object cache " << (dir.empty() ? "off" : dir) << ": "
            << reused << " of " << units.size() << " objects reused, "
            << units.size() - reused << " compiled";
@@ -801,8 +803,7 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   }
 
   if (!programKey.empty())
-    mlx::storeProgram(getCompileOptions(module).cacheDir, programKey,
-                      compileNotes, units);
+    mlx::storeProgram(getCacheDir(), programKey, compileNotes, units);
   SmallVector<std::string> objects;
   for (mlx::CompileUnit &unit : units)
     objects.push_back(std::move(unit.object));
@@ -926,11 +927,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     programKey = getProgramKey(module, optionsKey + " model " + model.str(),
                                *libdevice, *ptxas);
     std::string notes;
-    if (std::optional<SmallVector<std::string>> objects = mlx::loadProgram(
-            getCompileOptions(module).cacheDir, programKey, notes)) {
+    if (std::optional<SmallVector<std::string>> objects =
+            mlx::loadProgram(getCacheDir(), programKey, notes)) {
       errs() << notes;
       if (cacheReport)
-        errs() << "mlxc: object cache " << getCompileOptions(module).cacheDir
+        errs() << "mlxc: object cache " << getCacheDir()
                << ": the whole program reused (" << objects->size()
                << " objects)\n";
       return linkObjects(*objects, *signature, model, cuda, argv0, timing);
@@ -1084,7 +1085,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
               *cudaModule, mlx::getCudaLLVMPipeline("sm_70", *libdevice), &t)))
         return failure();
       // PTX and cubins come from the cache when it has them.
-      std::string cache = getCompileOptions(module).cacheDir;
+      std::string cache = getCacheDir();
       std::string gpuKey =
           optionsKey + " " + fileIdentity(*libdevice) + " " +
           (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "");
