@@ -216,6 +216,24 @@ def MlxcVectorizeElementwise : Pass<"mlxc-vectorize-elementwise"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MlxcSplitReductions : Pass<"mlxc-split-reductions"> {
+  let summary = "Split reductions with few outputs into partials and a total";
+  let description = [{
+    Runs on memrefs after `mlxc-fuse-row-kernels`. A reduction with too few
+    outputs to fill the GPU (a sum to a scalar, a column sum of few columns)
+    becomes two linalg.generic ops: one reducing S chunks of consecutive
+    elements into a partials buffer of the output's shape and S, and one
+    folding the partials into the output. Adjacent reduced axes that every
+    input holds contiguously are collapsed into one first. The partials
+    start from the constant the output was filled with, which must be
+    idempotent under the combiner. Deterministic: the order depends on the
+    shapes only. Named reductions are generalized.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MlxcInterchangeReductions : Pass<"mlxc-interchange-reductions"> {
   let summary = "Put the parallel loops of a reduction first";
   let description = [{

@@ -60,7 +60,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
          // Before the loops: products that cuBLASLt can run become calls.
          "mlxc-matmul-to-runtime,"
-         "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-map-row-reductions,"
+         "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-split-reductions,"
+         "mlxc-map-row-reductions,"
          "mlxc-vectorize-elementwise,mlxc-interchange-reductions,"
          "convert-linalg-to-parallel-loops,"
          // No canonicalization from here to the mapping: it would fold the

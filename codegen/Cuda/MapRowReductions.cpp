@@ -75,6 +75,18 @@ std::optional<RowReduction> mlx::matchRowReduction(linalg::GenericOp op) {
   OpOperand *init = op.getDpsInitOperand(0);
   if (op.getMatchingIndexingMap(init).isFunctionOfDim(numLoops - 1))
     return std::nullopt;
+  std::optional<RowReduction> r = splitReductionPayload(op);
+  if (!r)
+    return std::nullopt;
+  r->parallelSizes.assign(ranges->begin(), ranges->end() - 1);
+  r->reducedSize = ranges->back();
+  return r;
+}
+
+std::optional<RowReduction> mlx::splitReductionPayload(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(0);
   Type element = getElementTypeOrSelf(init->get().getType());
   // The warp shuffle moves 32-bit values; f16/bf16 travel as f32 (exact).
   if (!element.isF32() && !element.isInteger(32) && !element.isF16() &&
@@ -83,8 +95,6 @@ std::optional<RowReduction> mlx::matchRowReduction(linalg::GenericOp op) {
 
   RowReduction r;
   r.op = op;
-  r.parallelSizes.assign(ranges->begin(), ranges->end() - 1);
-  r.reducedSize = ranges->back();
   Block &body = op.getRegion().front();
   BlockArgument out = body.getArgument(body.getNumArguments() - 1);
   r.combined = body.getTerminator()->getOperand(0);
@@ -231,9 +241,40 @@ static Value emitValue(OpBuilder &b, Location loc, const RowReduction &r,
   return map.lookupOrDefault(r.value);
 }
 
+/// The constant fill of the output right before `r`'s op, when every output
+/// element is some row's (the output map permutes the parallel loops) and
+/// every row has elements: the row's store can start from the constant
+/// instead of reading it back, and the fill's kernel goes away.
+static linalg::FillOp findFoldableFill(const RowReduction &r) {
+  linalg::GenericOp op = r.op;
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!fill || fill.getOutputs()[0] != init->get() || r.reducedSize == 0 ||
+      !fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+    return {};
+  // Every output element is one row's: the results are the parallel loops,
+  // each once (the matcher ensured the reduced one is not among them), and
+  // zeros over unit axes (keepdims).
+  AffineMap map = op.getMatchingIndexingMap(init);
+  auto type = cast<MemRefType>(init->get().getType());
+  if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+    return {};
+  unsigned dims = 0;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (isa<AffineDimExpr>(expr))
+      ++dims;
+    else if (type.getDimSize(i) != 1)
+      return {};
+  }
+  if (dims + 1 != map.getNumDims())
+    return {};
+  return fill;
+}
+
 static void rewrite(const RowReduction &r) {
   linalg::GenericOp op = r.op;
   Location loc = op.getLoc();
+  linalg::FillOp fill = findFoldableFill(r);
   OpBuilder b(op);
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   int64_t rows = 1;
@@ -317,12 +358,17 @@ static void rewrite(const RowReduction &r) {
     for (AffineExpr expr : indexing.getResults())
       indices.push_back(affine::AffineApplyOp::create(
           then, l, AffineMap::get(indexing.getNumDims(), 0, expr), at));
-    Value old = memref::LoadOp::create(then, l, init->get(), indices);
+    Value old = fill ? then.clone(*fill.getInputs()[0].getDefiningOp())
+                           ->getResult(0)
+                     : memref::LoadOp::create(then, l, init->get(), indices)
+                           .getResult();
     Value total = emitCombine(then, r, old, partial);
     memref::StoreOp::create(then, l, total, init->get(), indices);
     scf::YieldOp::create(then, l);
   });
   op.erase();
+  if (fill)
+    fill.erase();
 }
 
 struct MlxcMapRowReductionsPass final

@@ -2,8 +2,8 @@
 //-*-===//
 //
 // The matcher shared by mlxc-map-row-reductions (a reduction alone, one warp
-// per row) and mlxc-fuse-row-kernels (a chain of reductions and elementwise
-// ops, one block per row).
+// per row), mlxc-fuse-row-kernels (a chain of reductions and elementwise
+// ops, one block per row) and mlxc-split-reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +35,11 @@ struct RowReduction {
 /// The split of `op`, or nullopt when it is not such a reduction (or its
 /// combiner is not an associative merge of MLX's reductions).
 std::optional<RowReduction> matchRowReduction(linalg::GenericOp op);
+
+/// The payload split alone, for a reduction of any loop structure with one
+/// init (parallelSizes and reducedSize left empty), or nullopt when its
+/// combiner is not such a merge.
+std::optional<RowReduction> splitReductionPayload(linalg::GenericOp op);
 
 /// Emits C(a, b): the combiner cloned with out -> a and v -> b.
 Value emitCombine(OpBuilder &b, const RowReduction &r, Value a, Value bValue);

@@ -112,3 +112,49 @@ func.func @bf16_sum(%x: memref<10x100xbf16>, %y: memref<10xbf16>) {
   }
   return
 }
+
+// -----
+
+// The output's constant fill right before the reduction folds into the
+// stores: every output element (keepdims: a unit axis) is one row's, so lane
+// 0 combines its total with the constant and no fill kernel remains.
+// CHECK-LABEL: func.func @row_sum_filled(
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.parallel
+// CHECK:             scf.if
+// CHECK-NOT:           memref.load %arg1
+// CHECK:               %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:               %[[NEW:.+]] = arith.addf %[[ZERO]],
+// CHECK:               memref.store %[[NEW]], %arg1
+// CHECK:         } {mlxc.row_reduction}
+func.func @row_sum_filled(%x: memref<10x100xf32>, %y: memref<10x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<10x1xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<10x100xf32>) outs(%y : memref<10x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A fill of a wider output than the rows write stays.
+// CHECK-LABEL: func.func @row_sum_partly_filled(
+// CHECK:         linalg.fill
+// CHECK:         memref.load %arg1
+func.func @row_sum_partly_filled(%x: memref<10x100xf32>, %y: memref<10x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<10x2xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<10x100xf32>) outs(%y : memref<10x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
