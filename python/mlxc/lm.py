@@ -3,7 +3,7 @@
     python -m mlxc.lm export MODEL -o OUT [--max-len 512] [--prefill-len 32]
         [--target cpu|cuda] [--mlxc PATH] [--mlxc-arg ARG]...
     python -m mlxc.lm generate OUT --prompt 1,2,3 [--max-tokens 16]
-        [--device auto|cpu|cuda:N]
+        [--device auto|cpu|cuda:N] [--memory auto|copy]
 
 `export` takes an mlx-lm model (a folder with config.json and
 model*.safetensors, as mlx_lm.load reads it, or a model object), traces a
@@ -12,7 +12,8 @@ with `mlxc --emit=shared`. OUT then holds:
 
   prefill.mlxfn, libprefill.so  PREFILL_LEN tokens at a time
   decode.mlxfn, libdecode.so    one token
-  weights.txt                   the .safetensors files to bind, one a line
+  weights.txt                   the .safetensors files to bind, one a line,
+                                relative to OUT
 
 Both steps have the same interface (what generate.cpp relies on too).
 Inputs, by name:
@@ -130,7 +131,8 @@ def _weight_files(folder, params, out_dir):
     if files and all(found.get(name) == (str(a.dtype).split(".")[-1],
                                          tuple(a.shape))
                      for name, a in params.items()):
-        return [os.path.abspath(p) for p in files]
+        # Relative to OUT: the two folders can move together (to a server).
+        return [os.path.relpath(p, out_dir) for p in files]
     mx.save_safetensors(os.path.join(out_dir, "weights.safetensors"), params)
     return ["weights.safetensors"]
 
@@ -249,8 +251,11 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
         model.update(tree_unflatten(list(params.items())))
     if compile:
         for name in steps:
+            # The weights stay bound across calls: on CUDA they belong in
+            # device memory, not streamed from host memory by every call.
+            stream = ["--no-stream-io"] if target == "cuda" else []
             cmd = [mlxc_exe, os.path.join(out_dir, name + ".mlxfn"),
-                   "--emit=shared", f"--target={target}",
+                   "--emit=shared", f"--target={target}", *stream,
                    "-o", os.path.join(out_dir, f"lib{name}.so"),
                    *mlxc_args]
             run = subprocess.run(cmd)
@@ -266,7 +271,7 @@ class Generator:
     in the runtime and donated to each call (updated in place, on the
     device), only the new token read back."""
 
-    def __init__(self, out_dir, device="auto", runtime=None):
+    def __init__(self, out_dir, device="auto", memory="auto", runtime=None):
         def path(name):
             p = os.path.join(out_dir, name)
             if not os.path.exists(p):
@@ -277,7 +282,7 @@ class Generator:
         with open(path("weights.txt")) as f:
             files = [os.path.join(out_dir, line.strip()) for line in f
                      if line.strip()]
-        self.rt = mlxc.Instance(device=device, runtime=runtime)
+        self.rt = mlxc.Instance(device=device, memory=memory, runtime=runtime)
         self.prefill = self.rt.load(prefill_so)
         self.decode = self.rt.load(decode_so)
         for file in files:
@@ -361,6 +366,7 @@ def main(argv=None):
                      help="prompt token ids: 1,2,3")
     gen.add_argument("-n", "--max-tokens", type=int, default=16)
     gen.add_argument("--device", default="auto")
+    gen.add_argument("--memory", default="auto", choices=["auto", "copy"])
     args = parser.parse_args(argv)
     try:
         if args.command == "export":
@@ -369,7 +375,8 @@ def main(argv=None):
                    mlxc_path=args.mlxc, mlxc_args=args.mlxc_arg,
                    compile=not args.no_compile)
         else:
-            tokens = Generator(args.model, device=args.device).generate(
+            tokens = Generator(args.model, device=args.device,
+                               memory=args.memory).generate(
                 args.prompt, args.max_tokens)
             print(" ".join(map(str, tokens)))
         return 0
