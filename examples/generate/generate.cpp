@@ -10,6 +10,7 @@
 //
 //   generate OUT --prompt 1,2,3 [-n 16] [--device auto|cpu|cuda:N]
 //            [--memory auto|copy]
+//   (MLXRT_LIBCUBLASLT: the cuBLASLt library, as for mlxc's executables)
 //
 // The steps' interface is in python/mlxc/lm.py: inputs tokens, offset, last
 // (prefill), cache.I.keys/values and the weights, by name; outputs out0 the
@@ -175,6 +176,9 @@ int main(int argc, char **argv) try {
   mlxrt_instance_options_init(&opts);
   opts.device = device.c_str();
   opts.memory = memory == "copy" ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  // The library reads no environment; this program takes cuBLASLt's path
+  // as the mlxc executables do.
+  opts.libcublaslt = std::getenv("MLXRT_LIBCUBLASLT");
   mlxrt_instance *raw;
   check(mlxrt_instance_create(&opts, &raw, &err), err);
   Handle<mlxrt_instance> inst(raw);

@@ -4,6 +4,7 @@
         [--target cpu|cuda] [--mlxc PATH] [--mlxc-arg ARG]...
     python -m mlxc.lm generate OUT --prompt 1,2,3 [--max-tokens 16]
         [--device auto|cpu|cuda:N] [--memory auto|copy]
+        (MLXRT_LIBCUBLASLT: cuBLASLt's path, as for mlxc's executables)
 
 `export` takes an mlx-lm model (a folder with config.json and
 model*.safetensors, as mlx_lm.load reads it, or a model object), traces a
@@ -271,7 +272,8 @@ class Generator:
     in the runtime and donated to each call (updated in place, on the
     device), only the new token read back."""
 
-    def __init__(self, out_dir, device="auto", memory="auto", runtime=None):
+    def __init__(self, out_dir, device="auto", memory="auto", runtime=None,
+                 libcublaslt=None):
         def path(name):
             p = os.path.join(out_dir, name)
             if not os.path.exists(p):
@@ -282,7 +284,8 @@ class Generator:
         with open(path("weights.txt")) as f:
             files = [os.path.join(out_dir, line.strip()) for line in f
                      if line.strip()]
-        self.rt = mlxc.Instance(device=device, memory=memory, runtime=runtime)
+        self.rt = mlxc.Instance(device=device, memory=memory, runtime=runtime,
+                                libcublaslt=libcublaslt)
         self.prefill = self.rt.load(prefill_so)
         self.decode = self.rt.load(decode_so)
         for file in files:
@@ -375,8 +378,11 @@ def main(argv=None):
                    mlxc_path=args.mlxc, mlxc_args=args.mlxc_arg,
                    compile=not args.no_compile)
         else:
-            tokens = Generator(args.model, device=args.device,
-                               memory=args.memory).generate(
+            # As mlxc's executables, the command (not the library) reads
+            # MLXRT_LIBCUBLASLT.
+            tokens = Generator(
+                args.model, device=args.device, memory=args.memory,
+                libcublaslt=os.environ.get("MLXRT_LIBCUBLASLT")).generate(
                 args.prompt, args.max_tokens)
             print(" ".join(map(str, tokens)))
         return 0

@@ -2,6 +2,7 @@
 """Tiny random-weight language models built with mlx-lm's own classes, and
 mlx-lm's own greedy generation from them (the reference of test/LM).
 
+    tiny_model.py list              the architectures
     tiny_model.py make ARCH DIR     a model folder as mlx-lm writes one
                                     (config.json, model.safetensors)
     tiny_model.py generate DIR --prompt 1,2,3 -n N
@@ -65,6 +66,7 @@ def generate(folder, prompt, n):
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("list")
     m = sub.add_parser("make")
     m.add_argument("arch", choices=sorted(CONFIGS))
     m.add_argument("folder")
@@ -73,7 +75,9 @@ def main():
     g.add_argument("--prompt", required=True)
     g.add_argument("-n", type=int, default=8)
     args = ap.parse_args()
-    if args.command == "make":
+    if args.command == "list":
+        print(" ".join(CONFIGS))
+    elif args.command == "make":
         make(args.arch, args.folder)
     else:
         generate(args.folder, [int(t) for t in args.prompt.split(",")],
