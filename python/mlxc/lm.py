@@ -198,11 +198,10 @@ def _trace(model, names, layout, prefill):
 
 
 def find_mlxc(path=None):
-    """mlxc: `path`, else $MLXC, else PATH, else next to this package (an
-    install's bin/, or this repository's build/bin/)."""
+    """mlxc: `path`, else $MLXC, else PATH, else this repository's
+    build/bin/ when the package runs from the repository."""
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [path, os.environ.get("MLXC"), shutil.which("mlxc"),
-                  os.path.join(here, "bin", "mlxc"),
                   os.path.join(here, "..", "..", "build", "bin", "mlxc")]
     for c in candidates:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
