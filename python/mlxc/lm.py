@@ -94,10 +94,6 @@ class FixedKVCache:
             mask = mask & (slot > query - window)
         return mask
 
-    @property
-    def state(self):
-        return self.keys, self.values
-
 
 def _safetensors_header(path):
     """{name: (dtype, shape)} of a .safetensors file, read from its header
@@ -385,7 +381,7 @@ def main(argv=None):
                 args.prompt, args.max_tokens)
             print(" ".join(map(str, tokens)))
         return 0
-    except (mlxc.Error, OSError, ValueError, RuntimeError) as e:
+    except (mlxc.Error, OSError, ImportError, ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
 
