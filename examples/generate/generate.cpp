@@ -103,8 +103,7 @@ struct Step {
 Handle<mlxrt_array> zeros(mlxrt_instance *inst, const mlxrt_tensor &t) {
   mlxrt_array *a;
   mlxrt_error err;
-  check(mlxrt_array_create(inst, t.dtype, t.rank, t.dims, nullptr, 0, &a,
-                           &err),
+  check(mlxrt_array_create(inst, t.dtype, t.rank, t.dims, nullptr, 0, &a, &err),
         err);
   return Handle<mlxrt_array>(a);
 }
