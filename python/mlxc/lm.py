@@ -164,7 +164,7 @@ def _cache_layout(model):
             window = c.max_size  # A sliding-window layer.
         else:
             raise ValueError(
-                f"layer {i} uses a {type(c).__name__}: mlxc.lm exports "
+                f"layer {i} uses {type(c).__name__}: mlxc.lm exports "
                 "models whose layers all use KVCache or RotatingKVCache "
                 "(attention), not state-space or quantized caches")
         layout.append((c.keys.shape, c.values.shape, c.keys.dtype, window))

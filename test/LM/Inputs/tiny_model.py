@@ -2,7 +2,7 @@
 """Tiny random-weight language models built with mlx-lm's own classes, and
 mlx-lm's own greedy generation from them (the reference of test/LM).
 
-    tiny_model.py list              the architectures
+    tiny_model.py list              the architectures mlxc.lm supports
     tiny_model.py make ARCH DIR     a model folder as mlx-lm writes one
                                     (config.json, model.safetensors)
     tiny_model.py generate DIR --prompt 1,2,3 -n N
@@ -35,12 +35,17 @@ CONFIGS = {
                       decoder_sparse_step=1, mlp_only_layers=[],
                       norm_topk_prob=True, rope_theta=1000000.0),
 }
+# A state-space model, which mlxc.lm refuses (no KV cache).
+UNSUPPORTED = {
+    "mamba": dict(model_type="mamba", state_size=8, conv_kernel=4,
+                  use_bias=False, use_conv_bias=True, time_step_rank=8),
+}
 
 
 def make(arch, folder):
     from mlx.utils import tree_flatten, tree_map
     from mlx_lm.utils import _get_classes, save_config, save_model
-    config = dict(COMMON, **CONFIGS[arch])
+    config = dict(COMMON, **{**CONFIGS, **UNSUPPORTED}[arch])
     model_class, args_class = _get_classes(config)
     mx.random.seed(0)
     model = model_class(args_class.from_dict(config))
@@ -68,7 +73,7 @@ def main():
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
     m = sub.add_parser("make")
-    m.add_argument("arch", choices=sorted(CONFIGS))
+    m.add_argument("arch", choices=sorted(CONFIGS) + sorted(UNSUPPORTED))
     m.add_argument("folder")
     g = sub.add_parser("generate")
     g.add_argument("folder")
