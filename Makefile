@@ -29,7 +29,7 @@ deps:
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq $(APT_PKGS) >/dev/null; \
 	fi
-	@python3 -c "import numpy, mlx.core" 2>/dev/null || python3 -m pip install -q numpy "mlx[cpu]"
+	@python3 -c "import numpy, mlx.core, mlx_lm" 2>/dev/null || python3 -m pip install -q numpy "mlx[cpu]" mlx-lm
 
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)

@@ -201,7 +201,7 @@ class Array:
         """Overwrites the array from host data of its dtype and shape."""
         t = _lib.mlxrt_array_type(self._handle).contents
         dtype, shape = _type_of(t)
-        a = np.ascontiguousarray(_as_numpy(value), dtype)
+        a = _contiguous(_as_numpy(value), dtype)
         if a.shape != shape:
             raise Error("mismatch", f"expected shape {shape}, got {a.shape}")
         err = _Err()
@@ -229,6 +229,11 @@ def _as_numpy(value):
         if hasattr(value, "__dlpack__"):
             return np.from_dlpack(value)
         raise
+
+
+def _contiguous(a, dtype=None):
+    """Row-major; unlike np.ascontiguousarray, a scalar stays rank 0."""
+    return np.require(a, dtype, "C")
 
 
 class Model:
@@ -277,13 +282,32 @@ class Model:
 
     def bind(self, **arrays):
         """Binds inputs by name to values (kept in the runtime) for every
-        later call."""
+        later call. An mlxc.Array is bound as it is, not copied: two models
+        can share one (the weights of a prefill and a decode step)."""
         names = [p[0] for p in self.inputs]
         for name, value in arrays.items():
             if name not in names:
                 raise Error("invalid argument", f"model '{self.name}' has no "
                             f"input '{name}' (inputs: {', '.join(names)})")
-            self._bound[name] = self._instance.array(value)
+            self._bound[name] = value if isinstance(value, Array) else \
+                self._instance.array(value)
+
+    def zeros(self, name):
+        """A new array of zeros with the dtype and shape of input `name` (the
+        initial state of a decode step: its cache)."""
+        sig = _lib.mlxrt_model_signature(self._handle).contents
+        for k in range(sig.num_inputs):
+            if sig.inputs[k].name.decode() == name:
+                t = sig.inputs[k].type
+                return self._instance._zeros(
+                    t.dtype, [t.dims[d] for d in range(t.rank)])
+        raise Error("invalid argument",
+                    f"model '{self.name}' has no input '{name}'")
+
+    @property
+    def bound(self):
+        """{name: mlxc.Array} of the inputs bound so far."""
+        return dict(self._bound)
 
     def _inputs(self, args, kwargs):
         names = [p[0] for p in self.inputs]
@@ -416,7 +440,7 @@ class Instance:
         """An array in the runtime holding a copy of `value`."""
         if isinstance(value, Array):
             value = value.numpy()
-        a = np.ascontiguousarray(_as_numpy(value))
+        a = _contiguous(_as_numpy(value))
         name = a.dtype.name
         if a.dtype == _numpy_dtype("bfloat16") and name != "uint16":
             name = "bfloat16"
@@ -431,6 +455,14 @@ class Instance:
         _check(_lib.mlxrt_array_create(self._handle, _DTYPES.index(name),
                                        a.ndim, dims, a.ctypes.data, a.nbytes,
                                        ctypes.byref(handle),
+                                       ctypes.byref(err)), err)
+        return Array(self, handle.value)
+
+    def _zeros(self, dtype_index, shape):
+        dims = (ctypes.c_int64 * max(1, len(shape)))(*shape)
+        handle, err = ctypes.c_void_p(), _Err()
+        _check(_lib.mlxrt_array_create(self._handle, dtype_index, len(shape),
+                                       dims, None, 0, ctypes.byref(handle),
                                        ctypes.byref(err)), err)
         return Array(self, handle.value)
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the GPU suite on this machine (the GPU machine has no LLVM): every
 # E2E graph and every model of the MLX-exported corpus (test/Mlxfn) compiled
-# with --target=cuda, its inputs, MLX's expected outputs, plus the runtime's
-# unit tests, into one folder that travels to the GPU machine (git-ignored;
+# with --target=cuda, its inputs, MLX's expected outputs, the language
+# models of test/LM with mlx-lm's tokens, plus the runtime's unit tests,
+# into one folder that travels to the GPU machine (git-ignored;
 # pass it as the device tool's `carry`).
 #   test/gpu/prepare.sh [BUILD] [DEST]     (default: build build-gpu/suite)
 #
@@ -45,7 +46,22 @@ for model in $(python3 test/Mlxfn/corpus.py list); do
   python3 test/Mlxfn/check_mlxfn.py "$model" --mlxc "$BUILD/bin/mlxc" \
     --workdir "$DEST/cases/mlxfn-$model" --prepare >/dev/null || { echo "prepare failed: $model"; fail=1; }
 done
+# Greedy generation from the tiny mlx-lm models of test/LM, compiled for
+# CUDA, with mlx-lm's own tokens (expected.txt): run.sh generates on the GPU
+# with the C++ program (built here against the installed runtime) and the
+# Python package, and compares.
+LM_PROMPT=5,17,42,7,99,3
+sh test/LM/Inputs/build_generate.sh "$BUILD" "$DEST/lm" || { echo "prepare failed: lm generate"; fail=1; }
+mkdir -p "$DEST/lm/python" && cp -r python/mlxc "$DEST/lm/python/" && rm -rf "$DEST/lm/python/mlxc/__pycache__"
+for arch in $(python3 test/LM/Inputs/tiny_model.py list); do
+  case=$DEST/lm/cases/$arch
+  { python3 test/LM/Inputs/tiny_model.py make "$arch" "$case/model" >/dev/null &&
+    python3 test/LM/Inputs/tiny_model.py generate "$case/model" --prompt $LM_PROMPT -n 8 > "$case/expected.txt" &&
+    echo $LM_PROMPT > "$case/prompt.txt" &&
+    PYTHONPATH=python python3 -m mlxc.lm export "$case/model" -o "$case/out" --max-len 16 --prefill-len 4 \
+      --target cuda --mlxc "$BUILD/bin/mlxc" >/dev/null 2>&1; } || { echo "prepare failed: lm $arch"; fail=1; }
+done
 cp "$BUILD/unittests/Runtime/MlxrtTests" "$DEST/"
 cp test/E2E/check.py test/gpu/run.sh "$DEST/"
-echo "prepared $(ls "$DEST/cases" | wc -l) cases in $DEST ($(du -sh "$DEST" | cut -f1))"
+echo "prepared $(ls "$DEST/cases" | wc -l) cases and $(ls "$DEST/lm/cases" | wc -l) language models in $DEST ($(du -sh "$DEST" | cut -f1))"
 exit $fail

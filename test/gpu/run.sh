@@ -4,7 +4,9 @@
 # (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck; with --repeat 3
 # (the outputs then come from a CUDA graph replay) in both modes and with
 # graphs off (MLXRT_NO_GRAPH=1); the cubin builds, also with their PTX
-# broken; plus the runtime's unit tests. Nothing is built here.
+# broken; greedy generation from the language models of test/LM (C++ and
+# Python, unified and copy mode, the C++ program under memcheck); plus the
+# runtime's unit tests. Nothing is built here.
 #   run.sh [SUITE_DIR] [LOG_DIR]
 set -uo pipefail
 SUITE=$(cd "${1:-$(dirname "$0")}" && pwd)
@@ -43,6 +45,23 @@ if [ "${1:-}" = --one ]; then
       else
         false
       fi ;;
+    lm|lm-copy|lm-memcheck)
+      # A language model of test/LM: the greedy tokens of the C++ program
+      # and of the Python package on the GPU must be mlx-lm's. lm-memcheck:
+      # the C++ program under the sanitizer.
+      mem=auto; [ "$mode" = lm-copy ] && mem=copy
+      wrap=(); [ "$mode" = lm-memcheck ] && wrap=("$SANITIZER" --tool memcheck --error-exitcode 97 --leak-check full)
+      want=$(cat "$case/expected.txt")
+      args=("$case/out" --prompt "$(cat "$case/prompt.txt")" -n "$(wc -w < "$case/expected.txt")" --device cuda --memory "$mem")
+      cpp=$(${wrap[@]+"${wrap[@]}"} "$SUITE/lm/generate" "${args[@]}" 2>&1); cpp_rc=$?
+      py=$want; py_rc=0
+      if [ "$mode" != lm-memcheck ]; then
+        py=$(PYTHONPATH="$SUITE/lm/python" MLXC_RUNTIME="$SUITE/lm/runtime/lib/libmlxrt.so" \
+             python3 -m mlxc.lm generate "${args[@]}" 2>&1); py_rc=$?
+      fi
+      out=$(echo "mlx-lm: $want; C++: $cpp; Python: $py" | tr '\n' ' ')
+      [ $cpp_rc -eq 0 ] && [ $py_rc -eq 0 ] && [ "$py" = "$want" ] &&
+        [ "$(echo "$cpp" | grep -xE '[0-9]+( [0-9]+)*')" = "$want" ] ;;
     memcheck)
       # The sanitizer wraps the executable; check.py compares the outputs.
       # --repeat 2: a direct run, a captured one and a graph replay.
@@ -87,6 +106,10 @@ done
 for name in $MEMCHECK; do
   [ -d "$SUITE/cases/$name" ] && jobs+=("memcheck $SUITE/cases/$name")
 done
+for case in "$SUITE"/lm/cases/*/; do
+  [ -d "$case" ] && jobs+=("lm ${case%/}" "lm-copy ${case%/}")
+done
+[ -d "$SUITE/lm/cases/gemma3_text" ] && jobs+=("lm-memcheck $SUITE/lm/cases/gemma3_text")
 printf '%s\n' "${jobs[@]}" | xargs -P 12 -L 1 bash "$0" "$SUITE" "$LOG" --one-args \
   > "$LOG/cases.txt" 2>&1
 cat "$LOG"/fail.*.txt > "$LOG/failures.txt" 2>/dev/null

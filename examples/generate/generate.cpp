@@ -1,0 +1,269 @@
+//===- generate.cpp - Greedy generation from a compiled mlx-lm model ------===//
+//
+// Loads the prefill and decode steps that `python -m mlxc.lm export` wrote
+// into OUT (libprefill.so, libdecode.so, weights.txt) through the runtime's
+// C API, binds the weights from the .safetensors files once (both steps
+// share the arrays), and generates N tokens greedily from the prompt's
+// token ids. The token, the offset and the KV cache stay in the runtime (on
+// the GPU when there is one): each call donates them, so they are updated
+// in place; only the new token (4 bytes) is read back. Prints the token ids.
+//
+//   generate OUT --prompt 1,2,3 [-n 16] [--device auto|cpu|cuda:N]
+//            [--memory auto|copy]
+//   (MLXRT_LIBCUBLASLT: the cuBLASLt library, as for mlxc's executables)
+//
+// The steps' interface is in python/mlxc/lm.py: inputs tokens, offset, last
+// (prefill), cache.I.keys/values and the weights, by name; outputs out0 the
+// next token, out1 the next offset, out2 log-probabilities, out{3+2I} and
+// out{4+2I} layer I's keys and values.
+//
+//===----------------------------------------------------------------------===//
+
+#include <mlxrt/mlxrt_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Deleter {
+  void operator()(mlxrt_instance *p) const { mlxrt_instance_destroy(p); }
+  void operator()(mlxrt_model *p) const { mlxrt_model_close(p); }
+  void operator()(mlxrt_array *p) const { mlxrt_array_release(p); }
+};
+template <typename T> using Handle = std::unique_ptr<T, Deleter>;
+
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void check(mlxrt_status status, const mlxrt_error &err) {
+  if (status != MLXRT_OK)
+    throw Error(err.message);
+}
+
+constexpr int kStateOutputs = 3; // out0 token, out1 offset, out2 logprobs.
+
+/// A compiled step and its input slots, by name.
+struct Step {
+  Handle<mlxrt_model> model;
+  std::vector<Handle<mlxrt_array>> inputs; // Owned: bound or set by us.
+  std::map<std::string, size_t> index;
+  std::vector<mlxrt_array *> outputs;
+
+  Step(mlxrt_instance *inst, const std::string &path) {
+    mlxrt_model *m;
+    mlxrt_error err;
+    check(mlxrt_model_load(inst, path.c_str(), &m, &err), err);
+    model.reset(m);
+    const mlxrt_signature *sig = mlxrt_model_signature(m);
+    inputs.resize(sig->num_inputs);
+    for (size_t k = 0; k < sig->num_inputs; ++k)
+      index[sig->inputs[k].name] = k;
+    outputs.assign(sig->num_outputs, nullptr);
+  }
+  const mlxrt_tensor &type(const std::string &name) const {
+    auto it = index.find(name);
+    if (it == index.end())
+      throw Error(std::string("model '") + mlxrt_model_name(model.get()) +
+                  "' has no input '" + name +
+                  "': not a step made by python -m mlxc.lm export");
+    return mlxrt_model_signature(model.get())->inputs[it->second].type;
+  }
+  /// Binds `a` (one more reference) to input `name`.
+  void set(const std::string &name, mlxrt_array *a) {
+    type(name);
+    mlxrt_array_retain(a);
+    inputs[index[name]].reset(a);
+  }
+  void call() {
+    std::vector<mlxrt_array *> in;
+    for (auto &a : inputs)
+      in.push_back(a.get());
+    mlxrt_error err;
+    check(mlxrt_model_call(model.get(), in.data(), in.size(), outputs.data(),
+                           outputs.size(), &err),
+          err);
+    // The log-probabilities are not needed here: let the model keep its
+    // buffer for the next call.
+    mlxrt_array_release(outputs[2]);
+    outputs[2] = nullptr;
+  }
+};
+
+Handle<mlxrt_array> zeros(mlxrt_instance *inst, const mlxrt_tensor &t) {
+  mlxrt_array *a;
+  mlxrt_error err;
+  check(mlxrt_array_create(inst, t.dtype, t.rank, t.dims, nullptr, 0, &a, &err),
+        err);
+  return Handle<mlxrt_array>(a);
+}
+
+void write(mlxrt_array *a, const std::vector<int32_t> &v) {
+  mlxrt_error err;
+  check(mlxrt_array_write(a, v.data(), v.size() * sizeof(int32_t), &err), err);
+}
+
+int32_t readToken(mlxrt_array *a) {
+  int32_t t;
+  mlxrt_error err;
+  check(mlxrt_array_read(a, &t, sizeof(t), &err), err);
+  return t;
+}
+
+std::vector<int32_t> parsePrompt(const std::string &text) {
+  std::vector<int32_t> ids;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char *end;
+    long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end || v < 0 || v > INT32_MAX)
+      throw Error("--prompt: expected token ids like 1,2,3, got '" + text +
+                  "'");
+    ids.push_back(int32_t(v));
+  }
+  if (ids.empty())
+    throw Error("--prompt: no token ids");
+  return ids;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: generate OUT --prompt 1,2,3 [-n N] "
+                       "[--device auto|cpu|cuda:N] [--memory auto|copy]\n");
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) try {
+  std::string dir, prompt, device = "auto", memory = "auto";
+  long n = 16;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool hasValue = i + 1 < argc;
+    if (arg == "--prompt" && hasValue)
+      prompt = argv[++i];
+    else if (arg == "-n" && hasValue)
+      n = std::strtol(argv[++i], nullptr, 10);
+    else if (arg == "--device" && hasValue)
+      device = argv[++i];
+    else if (arg == "--memory" && hasValue)
+      memory = argv[++i];
+    else if (arg[0] != '-' && dir.empty())
+      dir = arg;
+    else
+      return usage();
+  }
+  if (dir.empty() || prompt.empty() || (memory != "auto" && memory != "copy"))
+    return usage();
+  if (n < 1)
+    throw Error("-n: expected a positive number of tokens");
+  std::vector<int32_t> ids = parsePrompt(prompt);
+
+  mlxrt_error err;
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = device.c_str();
+  opts.memory = memory == "copy" ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  // The library reads no environment; this program takes cuBLASLt's path
+  // as the mlxc executables do.
+  opts.libcublaslt = std::getenv("MLXRT_LIBCUBLASLT");
+  mlxrt_instance *raw;
+  check(mlxrt_instance_create(&opts, &raw, &err), err);
+  Handle<mlxrt_instance> inst(raw);
+  Step prefill(inst.get(), dir + "/libprefill.so");
+  Step decode(inst.get(), dir + "/libdecode.so");
+
+  // The weights: bound to the decode step from each file, then shared.
+  std::ifstream list(dir + "/weights.txt");
+  if (!list)
+    throw Error(dir + "/weights.txt: cannot read (made by python -m "
+                      "mlxc.lm export)");
+  for (std::string file; std::getline(list, file);) {
+    if (file.empty())
+      continue;
+    if (file[0] != '/') // Relative to OUT.
+      file = dir + "/" + file;
+    std::vector<mlxrt_array *> slots(decode.inputs.size(), nullptr);
+    check(mlxrt_model_bind_file(decode.model.get(), file.c_str(), slots.data(),
+                                slots.size(), nullptr, &err),
+          err);
+    for (auto &[name, k] : decode.index) {
+      if (!slots[k])
+        continue;
+      decode.inputs[k].reset(slots[k]);
+      if (prefill.index.count(name))
+        prefill.set(name, slots[k]);
+    }
+  }
+
+  // The state: token, offset and caches, the outputs of both steps and
+  // inputs of the decode step (donated: updated in place). The prefill's
+  // tokens are the prompt's, not the last token.
+  std::vector<Handle<mlxrt_array>> state;
+  auto addState = [&](const std::string &name, size_t output) {
+    state.push_back(zeros(inst.get(), decode.type(name)));
+    for (Step *s : {&prefill, &decode}) {
+      if (s == &decode || name != "tokens")
+        s->set(name, state.back().get());
+      s->outputs.at(output) = state.back().get();
+    }
+  };
+  addState("tokens", 0);
+  addState("offset", 1);
+  for (auto &[name, k] : decode.index) {
+    unsigned layer;
+    char kind[8];
+    if (std::sscanf(name.c_str(), "cache.%u.%7s", &layer, kind) == 2)
+      addState(name,
+               kStateOutputs + 2 * layer + (std::strcmp(kind, "values") == 0));
+  }
+  mlxrt_array *tokens = decode.inputs[decode.index["tokens"]].get();
+
+  // Capacity: the cache's length.
+  const mlxrt_tensor &cache = decode.type("cache.0.keys");
+  int64_t maxLen = cache.dims[2];
+  int64_t chunk = prefill.type("tokens").dims[1];
+  int64_t padded = (int64_t(ids.size()) + chunk - 1) / chunk * chunk;
+  if (std::max<int64_t>(padded, int64_t(ids.size()) + n - 1) > maxLen)
+    throw Error(std::to_string(ids.size()) + " prompt tokens (padded to " +
+                std::to_string(padded) + ") and " + std::to_string(n) +
+                " new ones do not fit the cache of " + std::to_string(maxLen) +
+                " (export with a larger --max-len)");
+
+  // Prefill in chunks (the last one padded), then one decode step a token.
+  Handle<mlxrt_array> chunkTokens = zeros(inst.get(), prefill.type("tokens"));
+  Handle<mlxrt_array> last = zeros(inst.get(), prefill.type("last"));
+  prefill.set("tokens", chunkTokens.get());
+  prefill.set("last", last.get());
+  for (size_t start = 0; start < ids.size(); start += chunk) {
+    size_t len = std::min<size_t>(chunk, ids.size() - start);
+    std::vector<int32_t> part(chunk, 0);
+    std::copy(ids.begin() + start, ids.begin() + start + len, part.begin());
+    write(chunkTokens.get(), part);
+    write(last.get(), {int32_t(len - 1)});
+    prefill.call();
+  }
+  std::vector<int32_t> out = {readToken(tokens)};
+  while (long(out.size()) < n) {
+    decode.call();
+    out.push_back(readToken(tokens));
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    std::printf("%s%d", i ? " " : "", out[i]);
+  std::printf("\n");
+  return 0;
+} catch (const std::exception &e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
+}

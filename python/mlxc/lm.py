@@ -1,0 +1,390 @@
+"""mlx-lm language models compiled by mlxc: export, compile, generate.
+
+    python -m mlxc.lm export MODEL -o OUT [--max-len 512] [--prefill-len 32]
+        [--target cpu|cuda] [--mlxc PATH] [--mlxc-arg ARG]...
+    python -m mlxc.lm generate OUT --prompt 1,2,3 [--max-tokens 16]
+        [--device auto|cpu|cuda:N] [--memory auto|copy]
+        (MLXRT_LIBCUBLASLT: cuBLASLt's path, as for mlxc's executables)
+
+`export` takes an mlx-lm model (a folder with config.json and
+model*.safetensors, as mlx_lm.load reads it, or a model object), traces a
+prefill step and a decode step with mx.export_function and compiles each
+with `mlxc --emit=shared`. OUT then holds:
+
+  prefill.mlxfn, libprefill.so  PREFILL_LEN tokens at a time
+  decode.mlxfn, libdecode.so    one token
+  weights.txt                   the .safetensors files to bind, one a line,
+                                relative to OUT
+
+Both steps have the same interface (what generate.cpp relies on too).
+Inputs, by name:
+  tokens            int32 [1, T]     (T: PREFILL_LEN, or 1 for decode)
+  offset            int32 []         cache slots written so far
+  last              int32 []         prefill only: the row of tokens whose
+                                     next token is wanted (a short final
+                                     chunk is padded)
+  cache.I.keys      [1, kv_heads, MAX_LEN, head_dim], per layer I
+  cache.I.values
+  <weight name>     every parameter, named as in the safetensors files
+Outputs:
+  out0              int32 [1, 1]     the greedy next token
+  out1              int32 []         offset + last + 1
+  out2              [1, vocab]       log-probabilities of that row
+  out{3+2I}, out{4+2I}  layer I's keys and values (donate the inputs)
+so a decode step's token, offset and cache outputs are its next inputs.
+"""
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import numpy as np
+
+import mlxc
+
+try:
+    import mlx.core as mx
+except ImportError:  # Generation needs no MLX, only export does.
+    mx = None
+
+__all__ = ["FixedKVCache", "export", "Generator"]
+
+STATE_OUTPUTS = 3  # out0..out2 come before the caches
+
+
+class FixedKVCache:
+    """A KV cache that mx.export_function can trace, for mlx-lm's models.
+
+    mlx-lm's KVCache grows its arrays and counts with a Python int, which a
+    trace freezes. This one has a fixed length and an int32 array offset:
+    update_and_fetch writes at the offset with mx.slice_update (exported as
+    DynamicSliceUpdate) and returns the whole cache, and make_mask hides the
+    slots not written yet and, for sliding-window layers, those that left
+    the window. The models call rope(x, offset=cache.offset), which takes
+    an array as well.
+    """
+
+    def __init__(self, keys, values, offset, window=None):
+        self.keys, self.values = keys, values
+        self.offset = offset
+        self.window = window
+
+    def update_and_fetch(self, keys, values):
+        start = mx.reshape(self.offset, (1,))
+        self.keys = mx.slice_update(self.keys, keys.astype(self.keys.dtype),
+                                    start, axes=(2,))
+        self.values = mx.slice_update(
+            self.values, values.astype(self.values.dtype), start, axes=(2,))
+        self.offset = self.offset + keys.shape[2]
+        return self.keys, self.values
+
+    def make_mask(self, N, window_size=None, return_array=False):
+        # Query i sits at position offset + i and sees slots <= its own, and
+        # within the window; always an array (the slots beyond are unset).
+        query = self.offset + mx.arange(N, dtype=mx.int32)[:, None]
+        slot = mx.arange(self.keys.shape[2], dtype=mx.int32)[None]
+        mask = slot <= query
+        window = window_size or self.window
+        if window:
+            mask = mask & (slot > query - window)
+        return mask
+
+
+def _safetensors_header(path):
+    """{name: (dtype, shape)} of a .safetensors file, read from its header
+    alone (a model's weights may be large)."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+        if len(head) != 8:
+            raise ValueError(f"{path}: not a .safetensors file")
+        n, = struct.unpack("<Q", head)
+        header = json.loads(f.read(n))
+    return {k: (v["dtype"], tuple(v["shape"])) for k, v in header.items()
+            if k != "__metadata__"}
+
+
+_ST_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
+              "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32",
+              "I64": "int64", "U8": "uint8", "U16": "uint16",
+              "U32": "uint32", "U64": "uint64", "BOOL": "bool"}
+
+
+def _weight_files(folder, params, out_dir):
+    """The safetensors files that hold every parameter under its name, dtype
+    and shape (a folder mlx-lm wrote). mlx-lm renames the tensors of some
+    checkpoints when it loads them (sanitize); then the parameters as
+    loaded go to OUT/weights.safetensors."""
+    files = sorted(glob.glob(os.path.join(folder, "model*.safetensors"))) \
+        if folder else []
+    found = {}
+    for path in files:
+        for name, (dtype, shape) in _safetensors_header(path).items():
+            found[name] = (_ST_DTYPES.get(dtype, dtype), shape)
+    if files and all(found.get(name) == (str(a.dtype).split(".")[-1],
+                                         tuple(a.shape))
+                     for name, a in params.items()):
+        # Relative to OUT: the two folders can move together (to a server).
+        return [os.path.relpath(p, out_dir) for p in files]
+    mx.save_safetensors(os.path.join(out_dir, "weights.safetensors"), params)
+    return ["weights.safetensors"]
+
+
+def _load(model):
+    """(model, folder or None) from a folder path or a model object."""
+    if not isinstance(model, (str, os.PathLike)):
+        return model, None
+    from pathlib import Path
+    from mlx_lm.utils import load_model
+    folder = os.fspath(model)
+    if not os.path.isfile(os.path.join(folder, "config.json")):
+        raise FileNotFoundError(f"{folder}: no config.json (an mlx-lm model "
+                                "folder has config.json and "
+                                "model*.safetensors)")
+    loaded, _ = load_model(Path(folder))
+    return loaded, folder
+
+
+def _cache_layout(model):
+    """[(keys shape, values shape, dtype, window)] per layer, from the cache
+    mlx-lm itself makes for the model, after one (lazy) token."""
+    from mlx_lm.models.cache import (KVCache, RotatingKVCache,
+                                     make_prompt_cache)
+    caches = make_prompt_cache(model)
+    model(mx.zeros((1, 1), mx.int32), cache=caches)
+    layout = []
+    for i, c in enumerate(caches):
+        if type(c) is KVCache:
+            window = None
+        elif type(c) is RotatingKVCache and c.keep == 0:
+            window = c.max_size  # A sliding-window layer.
+        else:
+            raise ValueError(
+                f"layer {i} uses {type(c).__name__}: mlxc.lm exports "
+                "models whose layers all use KVCache or RotatingKVCache "
+                "(attention), not state-space or quantized caches")
+        layout.append((c.keys.shape, c.values.shape, c.keys.dtype, window))
+    return layout
+
+
+def _trace(model, names, layout, prefill):
+    """The step function for mx.export_function (all inputs by keyword)."""
+    from mlx.utils import tree_unflatten
+
+    def step(**kw):
+        model.update(tree_unflatten([(n, kw[n]) for n in names]))
+        caches = [FixedKVCache(kw[f"cache.{i}.keys"], kw[f"cache.{i}.values"],
+                               kw["offset"], window)
+                  for i, (_, _, _, window) in enumerate(layout)]
+        logits = model(kw["tokens"], cache=caches)
+        last = kw["last"] if prefill else mx.array(0, mx.int32)
+        logits = mx.take(logits, last, axis=1)
+        # What mlx-lm's generate_step samples from, greedily.
+        logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
+        token = mx.argmax(logprobs, axis=-1).astype(mx.int32).reshape(1, 1)
+        outs = [token, kw["offset"] + last + 1, logprobs]
+        for c in caches:
+            outs += [c.keys, c.values]
+        return outs
+    return step
+
+
+def find_mlxc(path=None):
+    """mlxc: `path`, else $MLXC, else PATH, else this repository's
+    build/bin/ when the package runs from the repository."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [path, os.environ.get("MLXC"), shutil.which("mlxc"),
+                  os.path.join(here, "..", "..", "build", "bin", "mlxc")]
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    if path:
+        raise FileNotFoundError(f"--mlxc {path}: no such executable")
+    raise FileNotFoundError("mlxc not found: pass --mlxc PATH (or set MLXC, "
+                            "or put it on PATH)")
+
+
+def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
+           mlxc_path=None, mlxc_args=(), compile=True):
+    """Exports the prefill and decode steps of an mlx-lm model (a folder or
+    a model object) into out_dir and compiles them with mlxc (see the module
+    doc for what they take and give). Returns out_dir."""
+    if mx is None:
+        raise ImportError("exporting needs MLX and mlx-lm: pip install mlx-lm")
+    from mlx.utils import tree_flatten, tree_unflatten
+    if prefill_len < 1 or max_len < prefill_len:
+        raise ValueError(f"need 1 <= prefill_len <= max_len, got prefill_len "
+                         f"{prefill_len}, max_len {max_len}")
+    model, folder = _load(model)
+    os.makedirs(out_dir, exist_ok=True)
+    params = dict(tree_flatten(model.parameters()))
+    mx.eval(params)  # Unevaluated, they would be exported as their graph.
+    layout = _cache_layout(model)
+    files = _weight_files(folder, params, out_dir)
+    with open(os.path.join(out_dir, "weights.txt"), "w") as f:
+        f.write("".join(p + "\n" for p in files))
+
+    args = dict(params, offset=mx.array(0, mx.int32))
+    for i, (kshape, vshape, dtype, _) in enumerate(layout):
+        args[f"cache.{i}.keys"] = mx.zeros(
+            (kshape[0], kshape[1], max_len, kshape[3]), dtype)
+        args[f"cache.{i}.values"] = mx.zeros(
+            (vshape[0], vshape[1], max_len, vshape[3]), dtype)
+    steps = {"prefill": dict(args, tokens=mx.zeros((1, prefill_len), mx.int32),
+                             last=mx.array(0, mx.int32)),
+             "decode": dict(args, tokens=mx.zeros((1, 1), mx.int32))}
+    mlxc_exe = find_mlxc(mlxc_path) if compile else None
+    try:
+        for name, example in steps.items():
+            path = os.path.join(out_dir, name + ".mlxfn")
+            mx.export_function(path, _trace(model, list(params), layout,
+                                            name == "prefill"), **example)
+    finally:
+        model.update(tree_unflatten(list(params.items())))
+    if compile:
+        for name in steps:
+            # The weights stay bound across calls: on CUDA they belong in
+            # device memory, not streamed from host memory by every call.
+            stream = ["--no-stream-io"] if target == "cuda" else []
+            cmd = [mlxc_exe, os.path.join(out_dir, name + ".mlxfn"),
+                   "--emit=shared", f"--target={target}", *stream,
+                   "-o", os.path.join(out_dir, f"lib{name}.so"),
+                   *mlxc_args]
+            run = subprocess.run(cmd)
+            if run.returncode != 0:
+                raise RuntimeError(f"mlxc failed on {name}.mlxfn (exit "
+                                   f"{run.returncode}): {' '.join(cmd)}")
+    return out_dir
+
+
+class Generator:
+    """Greedy generation with the two compiled steps of `export`: weights
+    bound once and shared by both, the cache, the token and the offset kept
+    in the runtime and donated to each call (updated in place, on the
+    device), only the new token read back."""
+
+    def __init__(self, out_dir, device="auto", memory="auto", runtime=None,
+                 libcublaslt=None):
+        def path(name):
+            p = os.path.join(out_dir, name)
+            if not os.path.exists(p):
+                raise FileNotFoundError(f"{p}: missing (made by python -m "
+                                        "mlxc.lm export)")
+            return p
+        prefill_so, decode_so = path("libprefill.so"), path("libdecode.so")
+        with open(path("weights.txt")) as f:
+            files = [os.path.join(out_dir, line.strip()) for line in f
+                     if line.strip()]
+        self.rt = mlxc.Instance(device=device, memory=memory, runtime=runtime,
+                                libcublaslt=libcublaslt)
+        self.prefill = self.rt.load(prefill_so)
+        self.decode = self.rt.load(decode_so)
+        for file in files:
+            for name in self.decode.bind_file(file):
+                self.prefill.bind(**{name: self.decode.bound[name]})
+        inputs = {n: (d, s) for n, d, s in self.decode.inputs}
+        self.caches = sorted(n for n in inputs if n.startswith("cache."))
+        self.prefill_len = dict((n, s) for n, _, s in
+                                self.prefill.inputs)["tokens"][1]
+        self.max_len = inputs[self.caches[0]][1][2] if self.caches else 0
+        self._inputs = inputs
+
+    def _outputs(self, state):
+        """The output slots: token, offset and caches, donated."""
+        outs = {"out0": state["tokens"], "out1": state["offset"]}
+        for name in self.caches:
+            i, kind = name.split(".")[1:]
+            k = STATE_OUTPUTS + 2 * int(i) + (kind == "values")
+            outs[f"out{k}"] = state[name]
+        return outs
+
+    def generate(self, prompt, max_tokens):
+        """The `max_tokens` greedy tokens after `prompt` (token ids)."""
+        prompt = [int(t) for t in prompt]
+        P = self.prefill_len
+        padded = -(-len(prompt) // P) * P
+        if not prompt or max_tokens < 1:
+            raise ValueError("need a non-empty prompt and max_tokens >= 1")
+        if max(padded, len(prompt) + max_tokens - 1) > self.max_len:
+            raise ValueError(
+                f"{len(prompt)} prompt tokens (padded to {padded}) and "
+                f"{max_tokens} new ones do not fit the cache of "
+                f"{self.max_len} (export with a larger --max-len)")
+        state = {n: self.decode.zeros(n)
+                 for n in self.caches + ["tokens", "offset"]}
+        outs = self._outputs(state)
+        for start in range(0, len(prompt), P):
+            chunk = prompt[start:start + P]
+            tokens = np.zeros((1, P), np.int32)
+            tokens[0, :len(chunk)] = chunk
+            self.prefill.call(tokens=tokens,
+                              last=np.array(len(chunk) - 1, np.int32),
+                              offset=state["offset"], outputs=outs,
+                              **{n: state[n] for n in self.caches})
+        result = [int(state["tokens"].numpy()[0, 0])]
+        for _ in range(max_tokens - 1):
+            self.decode.call(outputs=outs, **state)
+            result.append(int(state["tokens"].numpy()[0, 0]))
+        return result
+
+
+def _token_list(text):
+    try:
+        return [int(t) for t in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected token ids like 1,2,3, got '{text}'")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m mlxc.lm",
+                                     description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("export", help="export and compile an mlx-lm model")
+    ex.add_argument("model", help="mlx-lm model folder (config.json, "
+                    "model*.safetensors)")
+    ex.add_argument("-o", "--output", required=True, help="output folder")
+    ex.add_argument("--max-len", type=int, default=512,
+                    help="cache length: prompt and generated tokens")
+    ex.add_argument("--prefill-len", type=int, default=32,
+                    help="prompt tokens per prefill call")
+    ex.add_argument("--target", default="cpu", choices=["cpu", "cuda"])
+    ex.add_argument("--mlxc", help="the mlxc executable")
+    ex.add_argument("--mlxc-arg", action="append", default=[],
+                    help="an extra mlxc argument (repeatable)")
+    ex.add_argument("--no-compile", action="store_true",
+                    help="write the .mlxfn files only")
+    gen = sub.add_parser("generate", help="greedy tokens from a compiled model")
+    gen.add_argument("model", help="the folder export wrote")
+    gen.add_argument("--prompt", required=True, type=_token_list,
+                     help="prompt token ids: 1,2,3")
+    gen.add_argument("-n", "--max-tokens", type=int, default=16)
+    gen.add_argument("--device", default="auto")
+    gen.add_argument("--memory", default="auto", choices=["auto", "copy"])
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "export":
+            export(args.model, args.output, max_len=args.max_len,
+                   prefill_len=args.prefill_len, target=args.target,
+                   mlxc_path=args.mlxc, mlxc_args=args.mlxc_arg,
+                   compile=not args.no_compile)
+        else:
+            # As mlxc's executables, the command (not the library) reads
+            # MLXRT_LIBCUBLASLT.
+            tokens = Generator(
+                args.model, device=args.device, memory=args.memory,
+                libcublaslt=os.environ.get("MLXRT_LIBCUBLASLT")).generate(
+                args.prompt, args.max_tokens)
+            print(" ".join(map(str, tokens)))
+        return 0
+    except (mlxc.Error, OSError, ImportError, ValueError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

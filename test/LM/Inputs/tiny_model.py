@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Tiny random-weight language models built with mlx-lm's own classes, and
+mlx-lm's own greedy generation from them (the reference of test/LM).
+
+    tiny_model.py list              the architectures mlxc.lm supports
+    tiny_model.py make ARCH DIR     a model folder as mlx-lm writes one
+                                    (config.json, model.safetensors)
+    tiny_model.py generate DIR --prompt 1,2,3 -n N
+                                    mlx_lm's generate_step at temperature 0:
+                                    the N token ids on one line
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import mlx.core as mx
+
+# Small enough to compile in seconds; a sliding window shorter than the
+# tests' prompts; several heads per KV head.
+COMMON = dict(hidden_size=64, num_hidden_layers=2, intermediate_size=128,
+              num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+              vocab_size=256, rms_norm_eps=1e-5, tie_word_embeddings=False,
+              max_position_embeddings=256)
+CONFIGS = {
+    "llama": dict(model_type="llama", rope_theta=10000.0),
+    "qwen3": dict(model_type="qwen3", rope_theta=1000000.0),
+    # Layer 0 slides over 4 tokens, layer 1 sees everything; gemma's norms
+    # (1 + weight), embedding scale and gelu.
+    "gemma3_text": dict(model_type="gemma3_text", sliding_window=4,
+                        sliding_window_pattern=2, query_pre_attn_scalar=16,
+                        rope_local_base_freq=10000.0, rope_theta=1000000.0),
+    "qwen3_moe": dict(model_type="qwen3_moe", num_experts=4,
+                      num_experts_per_tok=2, moe_intermediate_size=32,
+                      decoder_sparse_step=1, mlp_only_layers=[],
+                      norm_topk_prob=True, rope_theta=1000000.0),
+}
+# A state-space model, which mlxc.lm refuses (no KV cache).
+UNSUPPORTED = {
+    "mamba": dict(model_type="mamba", state_size=8, conv_kernel=4,
+                  use_bias=False, use_conv_bias=True, time_step_rank=8),
+}
+
+
+def make(arch, folder):
+    from mlx.utils import tree_flatten, tree_map
+    from mlx_lm.utils import _get_classes, save_config, save_model
+    config = dict(COMMON, **{**CONFIGS, **UNSUPPORTED}[arch])
+    model_class, args_class = _get_classes(config)
+    mx.random.seed(0)
+    model = model_class(args_class.from_dict(config))
+    # Larger than the default initialisation, so that every token, position
+    # and layer moves the logits: a wrong cache changes the tokens.
+    model.update(tree_map(lambda w: w * 2.0, model.parameters()))
+    mx.eval(model.parameters())
+    save_model(folder, model)
+    save_config(config, Path(folder) / "config.json")
+    print(f"{arch}: {sum(w.size for _, w in tree_flatten(model.parameters()))}"
+          " parameters")
+
+
+def generate(folder, prompt, n):
+    from mlx_lm.generate import generate_step
+    from mlx_lm.utils import load_model
+    model, _ = load_model(Path(folder))
+    tokens = [t for t, _ in generate_step(mx.array(prompt), model,
+                                          max_tokens=n)]
+    print(" ".join(map(str, tokens)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("list")
+    m = sub.add_parser("make")
+    m.add_argument("arch", choices=sorted(CONFIGS) + sorted(UNSUPPORTED))
+    m.add_argument("folder")
+    g = sub.add_parser("generate")
+    g.add_argument("folder")
+    g.add_argument("--prompt", required=True)
+    g.add_argument("-n", type=int, default=8)
+    args = ap.parse_args()
+    if args.command == "list":
+        print(" ".join(CONFIGS))
+    elif args.command == "make":
+        make(args.arch, args.folder)
+    else:
+        generate(args.folder, [int(t) for t in args.prompt.split(",")],
+                 args.n)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
