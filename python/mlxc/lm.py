@@ -196,14 +196,16 @@ def _trace(model, names, layout, prefill):
 def find_mlxc(path=None):
     """mlxc: `path`, else $MLXC, else PATH, else this repository's
     build/bin/ when the package runs from the repository."""
+    if path:  # named: that one or an error, never a fallback
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+        raise FileNotFoundError(f"--mlxc {path}: no such executable")
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [path, os.environ.get("MLXC"), shutil.which("mlxc"),
+    candidates = [os.environ.get("MLXC"), shutil.which("mlxc"),
                   os.path.join(here, "..", "..", "build", "bin", "mlxc")]
     for c in candidates:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
-    if path:
-        raise FileNotFoundError(f"--mlxc {path}: no such executable")
     raise FileNotFoundError("mlxc not found: pass --mlxc PATH (or set MLXC, "
                             "or put it on PATH)")
 
