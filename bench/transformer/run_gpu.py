@@ -488,7 +488,8 @@ def ncu_count(exe, in_args, timeout):
     if not ncu:
         raise RuntimeError("ncu not found")
     env = dict(os.environ, MLXRT_NO_UNIFIED="1", MLXRT_NO_GRAPH="1")
-    cmd = [ncu, "--metrics", "gpu__time_duration.sum", "--csv", "--clock-control", "none",
+    cmd = [ncu, "--metrics", "gpu__time_duration.sum", "--csv", "--print-units", "base",
+           "--clock-control", "none",
            exe, f"--device={DEV}"] + in_args
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     import csv
@@ -653,7 +654,7 @@ def run_workload(wl, a, man, folder, shared, deadline, res):
     attempt("torch eager", m_torch(compiled=False))
     if a.compile:
         attempt("torch.compile", m_torch())
-        if decode and DEV == "cuda":
+        if decode:  # (on the CPU: no CUDA graphs, only this code path)
             attempt("torch.compile reduce-overhead", m_torch("reduce-overhead"))
     try:
         torch._dynamo.reset()
@@ -790,25 +791,29 @@ def table(res, wls, tiny=False):
 
 
 def find_cublaslt():
-    """The executables load libcublasLt.so.13/.12 from the loader's path or
-    /usr/local/cuda/lib64; else point them at the one torch ships."""
+    """The executables dlopen libcublasLt.so.13/.12 from the loader's path or
+    /usr/local/cuda/lib64 (test/gpu/run.sh's test); else point them at the one
+    torch's wheels ship. (Not ctypes: torch has loaded its own copy in this process.)"""
     if DEV != "cuda" or os.environ.get("MLXRT_LIBCUBLASLT"):
         return
-    import ctypes
-    for n in ("libcublasLt.so.13", "libcublasLt.so.12", "/usr/local/cuda/lib64/libcublasLt.so.13",
-              "/usr/local/cuda/lib64/libcublasLt.so.12"):
-        try:
-            ctypes.CDLL(n)
-            return
-        except OSError:
-            pass
     import glob
+    names = ("libcublasLt.so.13", "libcublasLt.so.12")
+    try:
+        cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    except OSError:
+        cache = ""
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+    if any(n + " " in cache for n in names) or any(
+            os.path.exists(os.path.join(d, n)) for d in dirs + ["/usr/local/cuda/lib64"]
+            for n in names):
+        return
     for p in sys.path:
-        for f in sorted(glob.glob(os.path.join(p, "nvidia", "*", "lib", "libcublasLt.so.1[23]"))
-                        + glob.glob(os.path.join(p, "nvidia", "*", "*", "lib",
-                                                 "libcublasLt.so.1[23]"))):
-            os.environ["MLXRT_LIBCUBLASLT"] = f
-            log(f"MLXRT_LIBCUBLASLT={f}")
+        found = sorted(glob.glob(os.path.join(p, "nvidia", "*", "lib", "libcublasLt.so.1[23]"))
+                       + glob.glob(os.path.join(p, "nvidia", "*", "*", "lib",
+                                                "libcublasLt.so.1[23]")))
+        if found:
+            os.environ["MLXRT_LIBCUBLASLT"] = found[-1]
+            log(f"MLXRT_LIBCUBLASLT={found[-1]}")
             return
 
 
