@@ -234,6 +234,76 @@ struct DecomposeVectorMatmul final : OpRewritePattern<MatmulOp> {
   }
 };
 
+/// A transpose that only moves axes of extent 1 keeps the elements in order:
+/// a reshape (no copy), e.g. a decode step's [B, 1, H, D] -> [B, H, 1, D].
+struct TransposeOfUnitAxesToReshape final : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    ArrayRef<int64_t> shape = g.shape(op.getX());
+    ArrayRef<int64_t> axes = op.getAxes();
+    int64_t last = -1, rank = shape.size();
+    for (int64_t axis : axes) {
+      if (axis < 0)
+        axis += rank;
+      if (axis < 0 || axis >= rank)
+        return failure();
+      if (shape[axis] == 1)
+        continue;
+      if (axis < last)
+        return failure();
+      last = axis;
+    }
+    rewriter.replaceOp(
+        op, g.reshape(op.getX(),
+                      cast<RankedTensorType>(op.getType()).getShape()));
+    return success();
+  }
+};
+
+/// A product whose right operand is broadcast along its last batch axes
+/// ([..., G, M, K] x [..., 1, K, N], or an explicit broadcast_to of such an
+/// operand, as in grouped-query attention's scores and outputs): those axes
+/// join the left operand's rows, one product of G * M rows instead of G
+/// products over a broadcast (copied) right operand.
+struct FoldBroadcastBatchIntoRows final : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    Value a = op.getLhs(), b = op.getRhs();
+    ArrayRef<int64_t> as = g.shape(a);
+    int64_t rank = as.size();
+    if (rank < 3 || static_cast<int64_t>(g.shape(b).size()) != rank ||
+        ShapedType::isDynamicShape(as) ||
+        ShapedType::isDynamicShape(g.shape(b)))
+      return failure();
+    // b before an explicit broadcast, its shape padded to b's rank.
+    if (auto broadcast = b.getDefiningOp<BroadcastToOp>())
+      if (g.shape(broadcast.getX()).size() <= static_cast<size_t>(rank))
+        b = broadcast.getX();
+    SmallVector<int64_t> bs(rank - g.shape(b).size(), 1);
+    llvm::append_range(bs, g.shape(b));
+    // The trailing batch axes where b is 1; at least one where a is not.
+    int64_t first = rank - 2, rows = as[rank - 2];
+    while (first > 0 && bs[first - 1] == 1) {
+      --first;
+      rows *= as[first];
+    }
+    if (rows == as[rank - 2])
+      return failure();
+    SmallVector<int64_t> aShape(as.begin(), as.begin() + first);
+    aShape.append({rows, as[rank - 1]});
+    SmallVector<int64_t> bShape(bs.begin(), bs.begin() + first);
+    bShape.append({bs[rank - 2], bs[rank - 1]});
+    Value p = g.op<MatmulOp>({g.reshape(a, aShape), g.reshape(b, bShape)});
+    rewriter.replaceOp(
+        op, g.reshape(p, cast<RankedTensorType>(op.getType()).getShape()));
+    return success();
+  }
+};
+
 /// MLX's attention fallback: grouped query heads share key/value heads,
 /// scores in the query dtype, softmax in float32.
 struct DecomposeAttention final
@@ -313,105 +383,6 @@ struct DecomposeAttention final
   }
 };
 
-/// MLX's RoPE: angles (offset + position) * scale * base^(-2i/dims) (or
-/// 1/freqs) in float32; the first `dims` features rotate as two halves, or
-/// as adjacent pairs when `traditional`; the rest pass through.
-struct DecomposeRope final : OpRewritePattern<RopeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(RopeOp op,
-                                PatternRewriter &rewriter) const override {
-    GraphBuilder g(rewriter, op.getLoc());
-    Value x = op.getX();
-    Type dt = g.dtype(x);
-    Type f = f32(rewriter);
-    SmallVector<int64_t> shape(g.shape(x));
-    int64_t rank = shape.size(), len = shape[rank - 2], feat = shape[rank - 1];
-    // A scalar offset, or one per batch entry (the first axis).
-    ArrayRef<int64_t> offsetShape = g.shape(op.getOffset());
-    bool perBatch = !offsetShape.empty();
-    if (perBatch &&
-        (offsetShape.size() != 1 || rank < 3 || offsetShape[0] != shape[0]))
-      return rewriter.notifyMatchFailure(op, "offsets of an unsupported shape");
-    int64_t batch = perBatch ? shape[0] : 1;
-    int64_t dims = op.getDims(), half = dims / 2;
-    auto arange = [&](int64_t n) {
-      return ArangeOp::create(
-                 rewriter, op.getLoc(), RankedTensorType::get({n}, f),
-                 rewriter.getF64FloatAttr(0), rewriter.getF64FloatAttr(n),
-                 rewriter.getF64FloatAttr(1))
-          .getResult();
-    };
-    // positions: [L], or [B, L] with per-batch offsets.
-    Value offset = g.astype(op.getOffset(), f);
-    Value positions = perBatch ? g.add(g.reshape(arange(len), {1, len}),
-                                       g.reshape(offset, {batch, 1}))
-                               : g.add(arange(len), offset);
-    positions = g.mul(positions, g.scalar(f, op.getScale().convertToDouble()));
-    Value invFreq;
-    if (Value freqs = op.getFreqs()) {
-      invFreq = g.div(g.scalar(f, 1.0), g.astype(freqs, f));
-    } else {
-      double logBase = std::log(op.getBase()->convertToDouble());
-      invFreq =
-          g.op<ExpOp>(g.mul(arange(half), g.scalar(f, -2.0 * logBase / dims)));
-    }
-    Value theta = g.mul(g.reshape(positions, {batch, len, 1}),
-                        g.reshape(invFreq, {1, 1, half}));
-    // [L, half] broadcasts over x's leading axes; [B, 1..., L, half] keeps
-    // the batch axis.
-    SmallVector<int64_t> thetaShape = {len, half};
-    if (perBatch) {
-      thetaShape.insert(thetaShape.begin(), rank - 3, 1);
-      thetaShape.insert(thetaShape.begin(), batch);
-    }
-    theta = g.reshape(theta, thetaShape);
-    Value cos = g.op<CosOp>(theta), sin = g.op<SinOp>(theta);
-    auto slice = [&](Value v, int64_t start, int64_t stop, int64_t stride) {
-      SmallVector<int64_t> lo(rank, 0), hi(shape), st(rank, 1);
-      lo.back() = start;
-      hi.back() = stop;
-      st.back() = stride;
-      return g.op<SliceOp>(
-          v, {g.attr("start", rewriter.getDenseI64ArrayAttr(lo)),
-              g.attr("stop", rewriter.getDenseI64ArrayAttr(hi)),
-              g.attr("strides", rewriter.getDenseI64ArrayAttr(st))});
-    };
-    Value xf = g.astype(x, f);
-    Value x1, x2;
-    if (op.getTraditional()) {
-      x1 = slice(xf, 0, dims, 2);
-      x2 = slice(xf, 1, dims, 2);
-    } else {
-      x1 = slice(xf, 0, half, 1);
-      x2 = slice(xf, half, dims, 1);
-    }
-    Value r1 = g.sub(g.mul(x1, cos), g.mul(x2, sin));
-    Value r2 = g.add(g.mul(x1, sin), g.mul(x2, cos));
-    auto concat = [&](ValueRange parts, int64_t axis) {
-      return g.op<ConcatenateOp>(
-          parts, {g.attr("axis", rewriter.getI64IntegerAttr(axis))});
-    };
-    Value rotated;
-    if (op.getTraditional()) {
-      SmallVector<int64_t> pairShape(shape);
-      pairShape.back() = half;
-      pairShape.push_back(1);
-      Value both =
-          concat({g.reshape(r1, pairShape), g.reshape(r2, pairShape)}, rank);
-      SmallVector<int64_t> flat(shape);
-      flat.back() = dims;
-      rotated = g.reshape(both, flat);
-    } else {
-      rotated = concat({r1, r2}, rank - 1);
-    }
-    rotated = g.astype(rotated, dt);
-    if (dims < feat)
-      rotated = concat({rotated, slice(x, dims, feat, 1)}, rank - 1);
-    rewriter.replaceOp(op, rotated);
-    return success();
-  }
-};
-
 struct MlxDecomposePass final : mlx::impl::MlxDecomposeBase<MlxDecomposePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -426,6 +397,8 @@ struct MlxDecomposePass final : mlx::impl::MlxDecomposeBase<MlxDecomposePass> {
 void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
                DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
-               DecomposeVectorMatmul, DecomposeAttention, DecomposeRope>(
+               DecomposeVectorMatmul, FoldBroadcastBatchIntoRows,
+               TransposeOfUnitAxesToReshape,
+               DecomposeAttention>(
       patterns.getContext());
 }

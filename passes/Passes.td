@@ -15,7 +15,7 @@ def MlxDecompose : Pass<"mlx-decompose"> {
     Ops that have no kernel of their own become the graphs MLX itself falls
     back to (mlx/fast.cpp, mlx/ops.cpp), with the same intermediate dtypes:
     softmax (max-subtracted, float32 for half inputs when `precise`),
-    logsumexp, rms_norm and layer_norm (accumulated in float32), rope,
+    logsumexp, rms_norm and layer_norm (accumulated in float32),
     scaled_dot_product_attention (grouped-query heads, causal or array mask,
     attention sinks),
     addmm, divmod, and matmul with 1-D operands.

@@ -223,25 +223,33 @@ static linalg::LinalgOp getFoldableCopy(Value operand, Operation *product) {
   return copy;
 }
 
-/// The linalg.generic that only rounds the float32 accumulator `acc` into
-/// an output of `dtype` of the same shape, when nothing else (but its zero
-/// `fill`) uses `acc` and
-/// nothing between the product and it touches either buffer.
+/// The linalg.generic that only rounds the float32 accumulator `acc` (or a
+/// reshape of it, `view`) into an output of `dtype` of the same shape, when
+/// nothing else (but its zero `fill`) uses `acc` and nothing between the
+/// product and it touches either buffer.
 static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
-                                         Operation *fill, Type dtype) {
+                                         Operation *fill, Type dtype,
+                                         Operation *&view) {
   linalg::GenericOp rounding;
+  view = nullptr;
   for (Operation *user : acc.getUsers()) {
     if (user == product || user == fill || isa<memref::DeallocOp>(user))
       continue;
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) && !view &&
+        !rounding && user->getResult(0).hasOneUse()) {
+      view = user;
+      user = *user->getResult(0).getUsers().begin();
+    }
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic || rounding)
       return {};
     rounding = generic;
   }
+  Value read = view ? view->getResult(0) : acc;
   if (!rounding || !rounding.hasPureBufferSemantics() ||
       rounding->getBlock() != product->getBlock() ||
       !product->isBeforeInBlock(rounding) || rounding.getNumDpsInputs() != 1 ||
-      rounding.getNumDpsInits() != 1 || rounding.getDpsInputs()[0] != acc ||
+      rounding.getNumDpsInits() != 1 || rounding.getDpsInputs()[0] != read ||
       !llvm::all_of(rounding.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }) ||
       rounding.getNumReductionLoops() != 0)
@@ -249,7 +257,12 @@ static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
   Value out = rounding.getDpsInits()[0];
   auto outType = dyn_cast<MemRefType>(out.getType());
   if (!outType || outType.getElementType() != dtype ||
-      outType.getShape() != cast<MemRefType>(acc.getType()).getShape())
+      outType.getShape() != cast<MemRefType>(read.getType()).getShape())
+    return {};
+  // The product writes `out` through the inverse reshape: it must exist.
+  if (auto expand = dyn_cast_or_null<memref::ExpandShapeOp>(view);
+      expand && !memref::CollapseShapeOp::isGuaranteedCollapsible(
+                    outType, expand.getReassociationIndices()))
     return {};
   // The body: %r = arith.truncf %in; linalg.yield %r.
   Block &body = rounding.getRegion().front();
@@ -384,27 +397,40 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   // A half-precision product accumulates in a float32 buffer that a kernel
   // only rounds into the output: cuBLASLt writes the output directly.
   linalg::GenericOp rounding;
+  Operation *view = nullptr;
   if (dropFill && *cCode == kFloat32 && *abCode != kFloat32)
-    rounding = getRoundingCopy(c, op, prev, aType.getElementType());
+    rounding = getRoundingCopy(c, op, prev, aType.getElementType(), view);
   if (rounding) {
     Value outBuffer = rounding.getDpsInits()[0];
+    // Its allocation and reshapes (checked by getRoundingCopy) go first.
+    SmallVector<Operation *> chain;
+    Value v = outBuffer;
+    while (Operation *def = v.getDefiningOp()) {
+      if (def->getBlock() == op->getBlock() && def->isBeforeInBlock(op))
+        break;
+      chain.push_back(def);
+      if (def->getNumOperands() == 0)
+        break;
+      v = def->getOperand(0);
+    }
+    for (Operation *def : llvm::reverse(chain))
+      def->moveBefore(op);
+    // The output seen in the accumulator's shape: the inverse reshape.
+    if (view) {
+      OpBuilder b(op);
+      if (auto expand = dyn_cast<memref::ExpandShapeOp>(view))
+        outBuffer = memref::CollapseShapeOp::create(
+            b, view->getLoc(), outBuffer, expand.getReassociationIndices());
+      else
+        outBuffer = memref::ExpandShapeOp::create(
+            b, view->getLoc(), cast<MemRefType>(c.getType()).getShape(),
+            outBuffer,
+            cast<memref::CollapseShapeOp>(view).getReassociationIndices());
+    }
     std::optional<MatrixOperand> out = getOperand(outBuffer, batched, false);
     if (out && (batch == 1 || out->batchStride >= m * n)) {
       opC = out;
       cCode = abCode;
-      // Its allocation and reshapes (checked by getRoundingCopy) go first.
-      SmallVector<Operation *> chain;
-      Value v = outBuffer;
-      while (Operation *def = v.getDefiningOp()) {
-        if (def->getBlock() == op->getBlock() && def->isBeforeInBlock(op))
-          break;
-        chain.push_back(def);
-        if (def->getNumOperands() == 0)
-          break;
-        v = def->getOperand(0);
-      }
-      for (Operation *def : llvm::reverse(chain))
-        def->moveBefore(op);
     } else {
       rounding = {};
     }
@@ -455,8 +481,11 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   op->erase();
   if (dropFill)
     prev->erase();
-  if (rounding)
+  if (rounding) {
     rounding->erase();
+    if (view)
+      view->erase();
+  }
   // The copy's buffer is left with its views and dealloc; canonicalization
   // removes them.
   for (Operation *copy : deadCopies)

@@ -43,6 +43,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxScatterToLinalgPatterns(converter, patterns);
   populateMlxSortToLinalgPatterns(converter, patterns);
   populateMlxRandomToLinalgPatterns(converter, patterns);
+  populateMlxRopeToLinalgPatterns(converter, patterns);
 }
 
 /// The quantization mode of a quantized op, if `op` is one.
@@ -75,7 +76,8 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
-             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, RandomBitsOp>(op);
+             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, RandomBitsOp,
+             RopeOp>(op);
 }
 
 namespace {
@@ -111,7 +113,7 @@ struct ConvertMlxToLinalgPass final
     getOperation().walk([&](Operation *op) {
       if (!isa<MlxDialect>(op->getDialect()))
         return;
-      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp, RopeOp,
+      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
               ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
         op->emitOpError() << "is a composite op; run mlx-decompose before "
                              "convert-mlx-to-linalg";

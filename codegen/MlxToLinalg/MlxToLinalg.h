@@ -36,6 +36,8 @@ void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 void populateMlxSortToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+void populateMlxRopeToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
 void populateMlxRandomToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
 

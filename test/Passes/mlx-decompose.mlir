@@ -106,11 +106,13 @@ func.func @vecmat(%a: tensor<8xf32>, %b: tensor<8x16xf32>) -> tensor<16xf32> {
 
 // -----
 
-// Grouped-query causal attention: query heads grouped per key head, a
-// causal select with the lowest float, then the (also decomposed) softmax.
+// Grouped-query causal attention: each key head's 2 query heads are rows of
+// one product (no broadcast key copies), a causal select with the lowest
+// float, then the (also decomposed) softmax.
 // CHECK-LABEL: func.func @attention
-// CHECK:         mlx.reshape %{{.+}} {shape = array<i64: 1, 2, 2, 4, 16>}
-// CHECK:         mlx.matmul %{{.+}}, %{{.+}} : tensor<1x2x2x4x16xf32>, tensor<1x2x1x16x4xf32>
+// CHECK:         mlx.reshape %{{.+}} {shape = array<i64: 1, 2, 8, 16>}
+// CHECK:         mlx.matmul %{{.+}}, %{{.+}} : tensor<1x2x8x16xf32>, tensor<1x2x16x4xf32>
+// CHECK:         mlx.reshape %{{.+}} {shape = array<i64: 1, 2, 2, 4, 4>}
 // CHECK:         mlx.greater_equal
 // CHECK:         mlx.select
 // CHECK:         mlx.exp
@@ -123,13 +125,44 @@ func.func @attention(%q: tensor<1x4x4x16xf32>, %k: tensor<1x2x4x16xf32>, %v: ten
 
 // -----
 
-// RoPE rotates the two halves of the first `dims` features in float32.
+// RoPE stays: convert-mlx-to-linalg lowers it as one elementwise op.
 // CHECK-LABEL: func.func @rope
-// CHECK:         mlx.cos
-// CHECK:         mlx.sin
-// CHECK:         mlx.concatenate
-// CHECK:         mlx.astype %{{.+}} : tensor<1x2x4x8xf32> to bf16
+// CHECK:         mlx.rope
+// CHECK-NOT:     mlx.concatenate
 func.func @rope(%x: tensor<1x2x4x8xbf16>, %off: tensor<i32>) -> tensor<1x2x4x8xbf16> {
   %y = mlx.rope %x, %off {dims = 8 : i64, base = 1.0e+04 : f32} : tensor<1x2x4x8xbf16>, tensor<i32>
   return %y : tensor<1x2x4x8xbf16>
+}
+
+// -----
+
+// A transpose that only moves unit axes (a decode step's [B, 1, H, D] ->
+// [B, H, 1, D]) is a reshape; one that reorders two longer axes is not.
+// CHECK-LABEL: func.func @unit_axes_transpose
+// CHECK:         mlx.reshape %arg0 {shape = array<i64: 2, 16, 1, 8>}
+// CHECK:         mlx.transpose %arg0 {axes = array<i64: 0, 1, 3, 2>}
+func.func @unit_axes_transpose(%x: tensor<2x1x16x8xf32>) -> (tensor<2x16x1x8xf32>, tensor<2x1x8x16xf32>) {
+  %a = mlx.transpose %x {axes = array<i64: 0, -2, 1, 3>} : tensor<2x1x16x8xf32>
+  %b = mlx.transpose %x {axes = array<i64: 0, 1, 3, 2>} : tensor<2x1x16x8xf32>
+  %c = mlx.transpose %a {axes = array<i64: 0, 1, 2, 3>} : tensor<2x16x1x8xf32>
+  %d = mlx.exp %b : tensor<2x1x8x16xf32>
+  return %c, %d : tensor<2x16x1x8xf32>, tensor<2x1x8x16xf32>
+}
+
+// -----
+
+// A product over a right operand broadcast along its last batch axes
+// (grouped-query attention: 4 query heads per key head) takes those axes
+// into its rows: [2, 4, 3, 8] x [2, 1, 8, 5] is [2, 12, 8] x [2, 8, 5],
+// and the broadcast_to that MLX's export holds is read through.
+// CHECK-LABEL: func.func @grouped_product
+// CHECK:         %[[A:.+]] = mlx.reshape %arg0 {shape = array<i64: 2, 12, 8>}
+// CHECK:         %[[B:.+]] = mlx.reshape %arg1 {shape = array<i64: 2, 8, 5>}
+// CHECK:         %[[P:.+]] = mlx.matmul %[[A]], %[[B]]
+// CHECK:         mlx.reshape %[[P]] {shape = array<i64: 2, 4, 3, 5>}
+// CHECK-NOT:     mlx.broadcast_to
+func.func @grouped_product(%q: tensor<2x4x3x8xf32>, %k: tensor<2x1x8x5xf32>) -> tensor<2x4x3x5xf32> {
+  %kb = mlx.broadcast_to %k {shape = array<i64: 2, 4, 8, 5>} : tensor<2x1x8x5xf32>
+  %p = mlx.matmul %q, %kb : tensor<2x4x3x8xf32>, tensor<2x4x8x5xf32>
+  return %p : tensor<2x4x3x5xf32>
 }
