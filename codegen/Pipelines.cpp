@@ -23,6 +23,7 @@ std::string mlx::getKernelFormationPipeline() { return "mlxc-form-kernels"; }
 /// runtime owns every input and output buffer.
 static std::string getBufferizePipeline(bool markResults) {
   return std::string("mlxc-inline-kernels,mlxc-read-only-inputs,"
+                     "eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"
