@@ -277,7 +277,9 @@ def MlxcOffloadHostLoops : Pass<"mlxc-offload-host-loops"> {
     host, reading buffers that may live only on the device. This pass wraps
     every such top-level op (an scf.for or a memref.store/copy without
     results) in a one-iteration scf.parallel, which becomes a one-thread
-    kernel: host code then only launches kernels.
+    kernel: host code then only launches kernels. A scalar loaded on the
+    host only for kernels (an offset input) is loaded by each of them
+    instead, unless something may write its buffer in between.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

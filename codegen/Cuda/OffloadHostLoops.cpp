@@ -5,6 +5,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCOFFLOADHOSTLOOPS
@@ -21,6 +22,62 @@ static bool touchesMemory(Operation *op) {
       touches = true;
   });
   return touches;
+}
+
+/// The buffer a view is of.
+static Value getRoot(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// A scalar the host loads only for kernels (an offset read from a 0-d
+/// input): each kernel loads it itself, so that host code reads no buffer
+/// (in the runtime's copy mode, buffers are device memory the host cannot
+/// read). Only when nothing between the load and the kernel may write
+/// memory and the kernel writes nothing of that buffer.
+static void sinkLoadIntoKernels(memref::LoadOp load) {
+  Block *block = load->getBlock();
+  SmallVector<scf::ParallelOp> kernels;
+  for (Operation *user : load->getUsers()) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    auto kernel = dyn_cast_or_null<scf::ParallelOp>(top);
+    if (!kernel || kernel == user)
+      return;
+    if (!llvm::is_contained(kernels, kernel))
+      kernels.push_back(kernel);
+  }
+  Value root = getRoot(load.getMemRef());
+  for (scf::ParallelOp kernel : kernels) {
+    for (Operation *it = load->getNextNode(); it != kernel.getOperation();
+         it = it->getNextNode())
+      if (!isPure(it) && !isa<memref::LoadOp>(it) &&
+          !isa<ViewLikeOpInterface>(it))
+        return;
+    WalkResult writes = kernel->walk([&](Operation *op) {
+      Value written;
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        written = store.getMemRef();
+      else if (auto copy = dyn_cast<memref::CopyOp>(op))
+        written = copy.getTarget();
+      else if (!isPure(op) && !isa<memref::LoadOp>(op) &&
+               !isa<ViewLikeOpInterface>(op) && op != kernel.getOperation() &&
+               op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>())
+        return WalkResult::interrupt();
+      return written && getRoot(written) == root ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+    });
+    if (writes.wasInterrupted())
+      return;
+  }
+  for (scf::ParallelOp kernel : kernels) {
+    OpBuilder b = OpBuilder::atBlockBegin(kernel.getBody());
+    Operation *copy = b.clone(*load);
+    load.getResult().replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
+      return kernel->isProperAncestor(use.getOwner());
+    });
+  }
+  load.erase();
 }
 
 namespace {
@@ -81,6 +138,9 @@ struct MlxcOffloadHostLoopsPass final
         for (Operation *moved : slice)
           moved->moveBefore(loop.getBody()->getTerminator());
       }
+      for (auto load : llvm::make_early_inc_range(
+               func.getBody().front().getOps<memref::LoadOp>()))
+        sinkLoadIntoKernels(load);
     });
   }
 };
