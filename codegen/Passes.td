@@ -216,6 +216,18 @@ def MlxcVectorizeElementwise : Pass<"mlxc-vectorize-elementwise"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MlxcFoldProductTransposes : Pass<"mlxc-fold-product-transposes"> {
+  let summary = "CPU products read transposed operands through views";
+  let description = [{
+    Runs on memrefs in the CPU pipeline. A linalg.matmul or batch_matmul
+    whose operand a linalg.transpose copied only for it (x @ w.T: every
+    linear layer) reads the transpose's source through a memref.transpose
+    view instead, and the copy, a pass over the whole weight on every call,
+    goes. The source must not be written between the copy and the product.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MlxcSplitReductions : Pass<"mlxc-split-reductions"> {
   let summary = "Split reductions with few outputs into partials and a total";
   let description = [{

@@ -37,7 +37,8 @@ static std::string getBufferizePipeline(bool markResults) {
 std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
   // The output marks let the products write outputs directly, as on CUDA.
   return getBufferizePipeline(/*markResults=*/matmulCalls) +
-         (matmulCalls ? "mlxc-matmul-to-runtime," : "") +
+         (matmulCalls ? "mlxc-matmul-to-runtime,"
+                      : "mlxc-fold-product-transposes,") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.
          "mlxc-copy-to-linalg,"
          // One function per kernel, equal ones shared: LLVM's work stays

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -124,105 +125,6 @@ static bool isZeroFillOf(Operation *op, Value buffer) {
   return matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
 }
 
-/// The allocation or argument a buffer is a view of.
-static Value getRootBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else if (isa<memref::TransposeOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
-/// The op that fills `operand` (a linalg.transpose, or a linalg.generic
-/// that broadcasts a matrix over the batch) when nothing else touches the
-/// buffer and its source is not written before the product: the product
-/// can read the source instead (transpose flag, batch stride 0) and the copy
-/// kernel goes.
-static linalg::LinalgOp getFoldableCopy(Value operand, Operation *product) {
-  // The copy writes the operand, or a buffer the operand collapses (the
-  // batch axes of a transposed 4-D tensor, say).
-  SmallVector<Value> chain = {operand};
-  while (auto collapse = chain.back().getDefiningOp<memref::CollapseShapeOp>())
-    chain.push_back(collapse.getSrc());
-  linalg::LinalgOp copy;
-  for (Value value : chain) {
-    for (Operation *user : value.getUsers()) {
-      if (user == product || isa<memref::DeallocOp>(user) ||
-          (isa<memref::CollapseShapeOp>(user) &&
-           llvm::is_contained(chain, user->getResult(0))))
-        continue;
-      auto c = dyn_cast<linalg::LinalgOp>(user);
-      if (!c || copy || !isa<linalg::TransposeOp, linalg::GenericOp>(user) ||
-          !c.hasPureBufferSemantics() || c.getNumDpsInputs() != 1 ||
-          c.getNumDpsInits() != 1 || c.getDpsInits()[0] != value ||
-          c->getBlock() != product->getBlock() ||
-          !c->isBeforeInBlock(product) ||
-          (value != operand && !isa<linalg::TransposeOp>(user)))
-        return {};
-      copy = c;
-    }
-  }
-  if (!copy)
-    return {};
-  // A generic must be a broadcast over the batch: out[b, i, j] = in[i, j].
-  if (auto generic = dyn_cast<linalg::GenericOp>(copy.getOperation())) {
-    MLIRContext *ctx = generic.getContext();
-    AffineExpr d1 = getAffineDimExpr(1, ctx), d2 = getAffineDimExpr(2, ctx);
-    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    Block &body = generic.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    if (maps.size() != 2 || !maps[1].isIdentity() ||
-        maps[0] != AffineMap::get(3, 0, {d1, d2}, ctx) ||
-        generic.getNumReductionLoops() != 0 ||
-        body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != body.getArgument(0))
-      return {};
-  }
-  // The buffer behind `operand` (through reshapes) must have no other use.
-  Value root = operand;
-  while (Operation *def = root.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def))
-      break;
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return {};
-    root = def->getOperand(0);
-  }
-  if (!root.getDefiningOp<memref::AllocOp>())
-    return {};
-  SmallVector<Value> worklist = {root};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      if (isa<memref::DeallocOp>(user) || user == copy || user == product)
-        continue;
-      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
-          (user->getResult(0) == operand || value != operand)) {
-        worklist.push_back(user->getResult(0));
-        continue;
-      }
-      return {};
-    }
-  }
-  // The source itself must not be written between the two ops: only pure
-  // ops, allocations and linalg ops writing other buffers may come between.
-  Value source = getRootBuffer(copy.getDpsInputs()[0]);
-  for (Operation *op = copy->getNextNode(); op != product;
-       op = op->getNextNode()) {
-    if (isPure(op) || isa<memref::AllocOp>(op))
-      continue;
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
-        llvm::any_of(linalgOp.getDpsInits(),
-                     [&](Value init) { return getRootBuffer(init) == source; }))
-      return {};
-  }
-  return copy;
-}
-
 /// The linalg.generic that only rounds the float32 accumulator `acc` (or a
 /// reshape of it, `view`) into an output of `dtype` of the same shape, when
 /// nothing else (but its zero `fill`) uses `acc` and nothing between the
@@ -286,7 +188,7 @@ static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
     v = def->getOperand(0);
   }
   // The output is written earlier now: nothing in between may touch it.
-  Value root = getRootBuffer(out);
+  Value root = mlx::getRootBuffer(out);
   for (Operation *it = product->getNextNode(); it != rounding;
        it = it->getNextNode()) {
     if (isPure(it) || isa<memref::AllocOp>(it))
@@ -294,7 +196,7 @@ static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
         llvm::any_of(linalgOp->getOperands(),
-                     [&](Value v) { return getRootBuffer(v) == root; }))
+                     [&](Value v) { return mlx::getRootBuffer(v) == root; }))
       return {};
   }
   return rounding;
@@ -343,36 +245,16 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   // (through a transposed view, or with batch stride 0).
   SmallVector<Operation *> deadCopies;
   for (auto [value, operand] : {std::pair(a, &opA), std::pair(b, &opB)}) {
-    linalg::LinalgOp copy = getFoldableCopy(value, op);
+    linalg::LinalgOp copy = mlx::getFoldableCopy(value, op);
     if (!copy)
       continue;
     std::optional<MatrixOperand> folded;
     if (auto transpose = dyn_cast<linalg::TransposeOp>(copy.getOperation())) {
       OpBuilder builder(op);
-      Value view = memref::TransposeOp::create(
-          builder, transpose.getLoc(), transpose.getInput(),
-          AffineMapAttr::get(AffineMap::getPermutationMap(
-              transpose.getPermutation(), op->getContext())));
-      SmallVector<Operation *> created = {view.getDefiningOp()};
-      // The collapses from the copy's buffer to the operand, on the view:
-      // possible where the view's collapsed axes are contiguous.
-      SmallVector<memref::CollapseShapeOp> collapses;
-      for (Value v = value; v != transpose.getInit();
-           v = v.getDefiningOp<memref::CollapseShapeOp>().getSrc())
-        collapses.push_back(v.getDefiningOp<memref::CollapseShapeOp>());
-      bool ok = true;
-      for (memref::CollapseShapeOp collapse : llvm::reverse(collapses)) {
-        auto viewType = cast<MemRefType>(view.getType());
-        if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
-                viewType, collapse.getReassociationIndices())) {
-          ok = false;
-          break;
-        }
-        view =
-            memref::CollapseShapeOp::create(builder, collapse.getLoc(), view,
-                                            collapse.getReassociationIndices());
-        created.push_back(view.getDefiningOp());
-      }
+      SmallVector<Operation *> created;
+      Value view =
+          mlx::buildTransposedView(builder, transpose, value, created);
+      bool ok = static_cast<bool>(view);
       if (ok)
         folded = getOperand(view, batched, true);
       if (!folded)
