@@ -168,8 +168,16 @@ std::optional<ChainOp> classify(Operation *op, Chain &chain) {
   Block &body = generic.getRegion().front();
   if (!body.getArguments().back().use_empty())
     return std::nullopt;
-  if (chain.columns == 0)
-    return std::nullopt; // A chain starts at a reduction.
+  if (chain.columns == 0) {
+    // A chain starts at a reduction, or at the elementwise prologue that
+    // kernel formation put in a row kernel (attention's mask and scale).
+    auto strategy = op->getAttrOfType<StringAttr>(kernel::kKernelStrategyAttr);
+    if (!strategy || strategy.getValue() != "row_reduction" ||
+        c.loopSizes.size() < 2)
+      return std::nullopt;
+    chain.rows = dropUnitDims(ArrayRef(c.loopSizes).drop_back());
+    chain.columns = c.loopSizes.back();
+  }
   SmallVector<int64_t> full(chain.rows);
   full.push_back(chain.columns);
   if (all == full && c.loopSizes.back() == chain.columns) {

@@ -128,6 +128,9 @@ private:
   /// Opens a group for `op` with the fill of its accumulator.
   Group &openGroup(Strategy strategy, Operation *op);
   void closeRowGroup() { rowGroup = nullptr; }
+  /// The elementwise kernel right before row group `group` that only its
+  /// members read, if any.
+  Group *findPrologue(const Group &group);
   void buildRegion(Group &group);
 
   Block &block;
@@ -204,6 +207,37 @@ bool KernelFormer::joinsRowGroup(linalg::GenericOp op) {
   return readsGroup;
 }
 
+Group *KernelFormer::findPrologue(const Group &group) {
+  // The last kernel op before the group: only transparent ops between.
+  Operation *prev = group.start->getPrevNode();
+  while (prev && isTransparent(prev))
+    prev = prev->getPrevNode();
+  auto producer = dyn_cast_or_null<linalg::GenericOp>(prev);
+  Group *prologue = producer ? groupOf.lookup(producer) : nullptr;
+  if (!prologue || prologue->strategy != Strategy::Elementwise ||
+      prologue->ops.size() != 1 || producer->getNumResults() != 1 ||
+      producer.getNumReductionLoops() != 0)
+    return nullptr;
+  // Over the group's rows and columns.
+  SmallVector<int64_t> ranges = producer.getStaticLoopRanges();
+  SmallVector<int64_t> full(group.rows);
+  full.push_back(group.columns);
+  if (llvm::any_of(ranges, ShapedType::isDynamic) ||
+      dropUnitDims(ranges) != full || ranges.back() != group.columns)
+    return nullptr;
+  // Read by members alone (through reshapes).
+  SmallVector<Value> worklist = {producer->getResult(0)};
+  while (!worklist.empty()) {
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+        worklist.push_back(user->getResult(0));
+      else if (groupOf.lookup(user) != &group)
+        return nullptr;
+    }
+  }
+  return prologue;
+}
+
 void KernelFormer::run() {
   // A fill that initializes several accumulators (CSE merges the zeros of
   // a mean and a variance) is cloned per accumulator: a fill is cheap to
@@ -268,6 +302,20 @@ void KernelFormer::run() {
     }
     // Anything else (loops of sort and scan, host reads, calls) is no
     // kernel region and ends the row group.
+  }
+  // The elementwise op right before a row group, read only by it
+  // (attention's scale and mask before its softmax), is its prologue: its
+  // result never reaches memory.
+  for (Group &group : groups) {
+    if (group.strategy != Strategy::RowReduction || group.ops.empty())
+      continue;
+    if (Group *prologue = findPrologue(group)) {
+      Operation *member = prologue->ops.front();
+      prologue->ops.clear();
+      group.ops.push_back(member);
+      groupOf[member] = &group;
+      group.start = member;
+    }
   }
   // Fills: into the kernel of the op whose accumulator they are (their
   // only use), else a kernel of their own.

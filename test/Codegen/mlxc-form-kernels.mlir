@@ -216,3 +216,37 @@ func.func @residual_norm(%x: tensor<1x2048xf32>, %r: tensor<1x2048xf32>, %w: ten
   %y = mlx.rms_norm %h, %w {eps = 1.0e-05 : f32} : tensor<1x2048xf32>, tensor<2048xf32>
   return %h, %y : tensor<1x2048xf32>, tensor<1x2048xf32>
 }
+
+// -----
+
+// The scale and mask right before a softmax (attention's scores), read by
+// nothing else, are the row kernel's prologue: one region, which reads the
+// scores and the mask, and the masked scores never become a kernel output.
+// CHECK-LABEL: func.func @masked_softmax
+// CHECK-NOT: kernel.region
+// CHECK: kernel.region row_reduction(%arg1, %arg0,
+// CHECK: arith.select
+// CHECK: kernel.yield
+// CHECK-NOT: kernel.region
+// CHECK: return
+func.func @masked_softmax(%s: tensor<4x128xf32>, %m: tensor<128xi1>) -> tensor<4x128xf32> {
+  %c = mlx.constant dense<0.125> : tensor<f32>
+  %lo = mlx.constant dense<-3.0e+38> : tensor<f32>
+  %scaled = mlx.multiply %s, %c : tensor<4x128xf32>, tensor<f32>
+  %masked = mlx.select %m, %scaled, %lo : tensor<128xi1>, tensor<4x128xf32>, tensor<f32>
+  %y = mlx.softmax %masked {axes = array<i64: -1>, precise = true} : tensor<4x128xf32>
+  return %y : tensor<4x128xf32>
+}
+
+// -----
+
+// A prologue whose result is also returned stays a kernel of its own.
+// CHECK-LABEL: func.func @masked_softmax_kept
+// CHECK: kernel.region elementwise
+// CHECK: kernel.region row_reduction
+func.func @masked_softmax_kept(%s: tensor<4x128xf32>) -> (tensor<4x128xf32>, tensor<4x128xf32>) {
+  %c = mlx.constant dense<0.125> : tensor<f32>
+  %scaled = mlx.multiply %s, %c : tensor<4x128xf32>, tensor<f32>
+  %y = mlx.softmax %scaled {axes = array<i64: -1>, precise = true} : tensor<4x128xf32>
+  return %y, %scaled : tensor<4x128xf32>, tensor<4x128xf32>
+}
