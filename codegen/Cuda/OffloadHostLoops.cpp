@@ -1,6 +1,7 @@
 //===- OffloadHostLoops.cpp - the mlxc-offload-host-loops pass ------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -24,13 +25,6 @@ static bool touchesMemory(Operation *op) {
   return touches;
 }
 
-/// The buffer a view is of.
-static Value getRoot(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
 /// A scalar the host loads only for kernels (an offset read from a 0-d
 /// input): each kernel loads it itself, so that host code reads no buffer
 /// (in the runtime's copy mode, buffers are device memory the host cannot
@@ -47,7 +41,7 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
     if (!llvm::is_contained(kernels, kernel))
       kernels.push_back(kernel);
   }
-  Value root = getRoot(load.getMemRef());
+  Value root = mlx::getRootBuffer(load.getMemRef());
   for (scf::ParallelOp kernel : kernels) {
     for (Operation *it = load->getNextNode(); it != kernel.getOperation();
          it = it->getNextNode())
@@ -64,7 +58,7 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
                !isa<ViewLikeOpInterface>(op) && op != kernel.getOperation() &&
                op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>())
         return WalkResult::interrupt();
-      return written && getRoot(written) == root ? WalkResult::interrupt()
+      return written && mlx::getRootBuffer(written) == root ? WalkResult::interrupt()
                                                  : WalkResult::advance();
     });
     if (writes.wasInterrupted())

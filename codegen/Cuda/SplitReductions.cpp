@@ -34,6 +34,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <vector>
+
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCSPLITREDUCTIONS
 #include "codegen/Passes.h.inc"
@@ -70,6 +72,7 @@ struct SplitPlan {
   int64_t parts = 0; ///< S.
   linalg::FillOp fill; ///< Of the output, with the identity.
   TypedAttr identity;
+  RowReduction payload; ///< The value ops and the combiner.
 };
 
 /// The largest divisor of `n` not above `cap`.
@@ -217,6 +220,7 @@ std::optional<SplitPlan> planSplit(linalg::GenericOp op) {
   std::optional<RowReduction> payload = mlx::splitReductionPayload(op);
   if (!plan.identity || !payload || !isIdempotent(*payload, plan.identity))
     return std::nullopt;
+  plan.payload = *payload;
   return plan;
 }
 
@@ -259,7 +263,7 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   rewriter.setInsertionPoint(op);
-  RowReduction payload = *mlx::splitReductionPayload(op);
+  const RowReduction &payload = plan.payload;
   unsigned merged = plan.collapse ? plan.count : 1;
   unsigned numLoops = op.getNumLoops();
   unsigned newLoops = numLoops - merged + 2;
@@ -381,7 +385,7 @@ struct MlxcSplitReductionsPass final
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
-    SmallVector<SplitPlan> plans;
+    std::vector<SplitPlan> plans;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<SplitPlan> plan = planSplit(op))
         plans.push_back(*plan);
