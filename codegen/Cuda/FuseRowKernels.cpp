@@ -80,6 +80,17 @@ struct Chain {
   std::vector<ChainOp> ops;
 };
 
+/// Whether `subview` is the only window into an allocation, at its start
+/// with unit strides: a buffer whose rows mlxc-matmul-to-runtime padded.
+/// The window then names the buffer as well as the allocation does.
+bool isOnlyWindow(memref::SubViewOp subview) {
+  auto alloc = subview.getSource().getDefiningOp<memref::AllocOp>();
+  return alloc && subview.hasZeroOffset() && subview.hasUnitStride() &&
+         llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+           return user == subview || isa<memref::DeallocOp>(user);
+         });
+}
+
 /// The buffer under expand/collapse views (both keep row-major order), or
 /// null for anything the chain cannot reason about.
 Value getRoot(Value value) {
@@ -90,6 +101,11 @@ Value getRoot(Value value) {
     }
     if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def)) {
       value = collapse.getSrc();
+      continue;
+    }
+    if (auto subview = dyn_cast<memref::SubViewOp>(def);
+        subview && isOnlyWindow(subview)) {
+      value = subview.getSource();
       continue;
     }
     if (isa<memref::AllocOp, memref::GetGlobalOp>(def))
@@ -1133,8 +1149,8 @@ void ChainEmitter::emit() {
 /// Ops that may sit between a chain's ops: they neither read nor write the
 /// chain's buffers.
 bool isTransparent(Operation *op) {
-  return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-             arith::ConstantOp>(op);
+  return isa<memref::AllocOp, memref::SubViewOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp, arith::ConstantOp>(op);
 }
 
 struct MlxcFuseRowKernelsPass final

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -82,14 +83,15 @@ static std::optional<MatrixOperand> getOperand(Value value, bool batched,
   MatrixOperand operand;
   operand.buffer = value;
   operand.offset = offset;
-  // A dimension of size one may have any stride.
+  // A dimension of size one may have any stride (a padded one keeps the
+  // row stride: aligned for the library).
   if (colStride == 1 || cols == 1) {
-    operand.ld = rows == 1 ? cols : rowStride;
+    operand.ld = rows == 1 ? std::max(cols, rowStride) : rowStride;
     if (operand.ld < cols)
       return std::nullopt;
   } else if (allowTranspose && (rowStride == 1 || rows == 1)) {
     operand.transposed = true;
-    operand.ld = cols == 1 ? rows : colStride;
+    operand.ld = cols == 1 ? std::max(rows, colStride) : colStride;
     if (operand.ld < rows)
       return std::nullopt;
   } else {
@@ -101,6 +103,157 @@ static std::optional<MatrixOperand> getOperand(Value value, bool batched,
       return std::nullopt;
   }
   return operand;
+}
+
+/// cuBLASLt runs its fast kernels only on operands whose start, leading
+/// dimension and batch stride are multiples of 16 bytes; otherwise it falls
+/// back to slow generic ones (a decode step's attention over 1025 cached
+/// keys: gemmSN, 36 us for a 1 MB product on the H200).
+static constexpr int64_t kLibraryAlignment = 16;
+
+static bool isLibraryAligned(const MatrixOperand &operand, Type element) {
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  return (operand.ld * bytes) % kLibraryAlignment == 0 &&
+         (operand.batchStride * bytes) % kLibraryAlignment == 0 &&
+         (operand.offset * bytes) % kLibraryAlignment == 0;
+}
+
+/// Pads the innermost dimension of the allocation behind `operand` (through
+/// reshapes) to a multiple of 16 bytes, so that rows start aligned: the
+/// allocation becomes a larger one seen through a subview, and every reshape
+/// and every op using it is rebuilt on that view. Only for a local buffer
+/// that linalg ops alone read and write (no address taken, no copy), and
+/// only when `accept` takes the operand's new value; returns that value, or
+/// null with nothing changed.
+static Value padAllocation(Value operand, function_ref<bool(Value)> accept) {
+  Value root = operand;
+  while (Operation *def = root.getDefiningOp()) {
+    if (isa<memref::AllocOp>(def))
+      break;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    root = def->getOperand(0);
+  }
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  MemRefType type = alloc.getType();
+  Type element = type.getElementType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() < 2 || alloc->getNumOperands() != 0 ||
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (kLibraryAlignment % bytes != 0)
+    return {};
+  int64_t last = type.getShape().back();
+  int64_t padded = llvm::alignTo(last, kLibraryAlignment / bytes);
+  if (padded == last)
+    return {};
+
+  // Every user, through the reshapes: only linalg ops and the dealloc.
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if ((isa<memref::DeallocOp>(user) && value == root) ||
+          (linalgOp && linalgOp.hasPureBufferSemantics()))
+        continue;
+      return {};
+    }
+  }
+
+  // The padded buffer and the views, built beside the old ones.
+  OpBuilder b(alloc);
+  Location loc = alloc.getLoc();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = padded;
+  auto newAlloc = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                      type.getMemorySpace()),
+      alloc.getAlignmentAttr());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1)), sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  Value view =
+      memref::SubViewOp::create(b, loc, newAlloc, offsets, sizes, strides);
+  SmallVector<Operation *> created = {newAlloc.getOperation(),
+                                      view.getDefiningOp()};
+  SmallVector<Operation *> oldViews;
+  IRMapping mapping;
+  mapping.map(root, view);
+  bool ok = true;
+  worklist = {root};
+  while (ok && !worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user))
+        continue;
+      Value source = mapping.lookup(value);
+      auto sourceType = cast<MemRefType>(source.getType());
+      b.setInsertionPoint(user);
+      Value newView;
+      if (auto collapse = dyn_cast<memref::CollapseShapeOp>(user)) {
+        if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
+                sourceType, collapse.getReassociationIndices())) {
+          ok = false;
+          break;
+        }
+        newView = memref::CollapseShapeOp::create(
+            b, user->getLoc(), source, collapse.getReassociationIndices());
+      } else {
+        auto expand = cast<memref::ExpandShapeOp>(user);
+        if (failed(memref::ExpandShapeOp::computeExpandedType(
+                sourceType, expand.getResultType().getShape(),
+                expand.getReassociationIndices()))) {
+          ok = false;
+          break;
+        }
+        newView = memref::ExpandShapeOp::create(
+            b, user->getLoc(), expand.getResultType().getShape(), source,
+            expand.getReassociationIndices());
+      }
+      created.push_back(newView.getDefiningOp());
+      oldViews.push_back(user);
+      mapping.map(user->getResult(0), newView);
+      worklist.push_back(user->getResult(0));
+    }
+  }
+  Value newOperand = ok ? mapping.lookupOrNull(operand) : Value();
+  if (!newOperand || !accept(newOperand)) {
+    for (Operation *op : llvm::reverse(created))
+      op->erase();
+    return {};
+  }
+
+  // Commit: the linalg ops use the new views, the dealloc frees the new
+  // buffer, and the old views and buffer go.
+  auto isView = [](Operation *op) {
+    return isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+  };
+  SmallVector<Value> olds = {root};
+  for (Operation *op : oldViews)
+    olds.push_back(op->getResult(0));
+  for (Value old : olds) {
+    for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
+      if (isView(use.getOwner()))
+        continue;
+      use.set(isa<memref::DeallocOp>(use.getOwner()) ? newAlloc.getResult()
+                                                     : mapping.lookup(old));
+    }
+  }
+  for (Operation *op : llvm::reverse(oldViews))
+    op->erase();
+  alloc->erase();
+  return newOperand;
 }
 
 /// Declares `void mlxrt_matmul(i32 x3, i64 x13)`.
@@ -252,8 +405,7 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
     if (auto transpose = dyn_cast<linalg::TransposeOp>(copy.getOperation())) {
       OpBuilder builder(op);
       SmallVector<Operation *> created;
-      Value view =
-          mlx::buildTransposedView(builder, transpose, value, created);
+      Value view = mlx::buildTransposedView(builder, transpose, value, created);
       bool ok = static_cast<bool>(view);
       if (ok)
         folded = getOperand(view, batched, true);
@@ -269,6 +421,20 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
       continue;
     **operand = *folded;
     deadCopies.push_back(copy);
+  }
+
+  // Operands computed into buffers of unaligned rows (a softmax over 1025
+  // keys) get padded buffers.
+  Type abElement = aType.getElementType();
+  for (std::optional<MatrixOperand> *operand : {&opA, &opB}) {
+    if (isLibraryAligned(**operand, abElement))
+      continue;
+    std::optional<MatrixOperand> padded;
+    if (padAllocation((*operand)->buffer, [&](Value v) {
+          padded = getOperand(v, batched, true);
+          return padded && isLibraryAligned(*padded, abElement);
+        }))
+      *operand = padded;
   }
 
   int32_t flags =
@@ -316,6 +482,17 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
     } else {
       rounding = {};
     }
+  }
+
+  Type cElement = cast<MemRefType>(opC->buffer.getType()).getElementType();
+  if (!isLibraryAligned(*opC, cElement)) {
+    std::optional<MatrixOperand> padded;
+    if (padAllocation(opC->buffer, [&](Value v) {
+          padded = getOperand(v, batched, false);
+          return padded && isLibraryAligned(*padded, cElement) &&
+                 (batch == 1 || padded->batchStride >= m * n);
+        }))
+      opC = padded;
   }
 
   if (!matmulFn)

@@ -310,3 +310,59 @@ func.func @transposed_4d(%q: memref<8x3x4xf32>, %k: memref<2x4x5x4xf32>, %c: mem
   memref.dealloc %alloc : memref<2x4x4x5xf32>
   return
 }
+
+// -----
+
+// Probabilities over 37 keys (rows of 74 bytes) computed into a local
+// buffer: its rows are padded to 40 elements so that the library sees an
+// aligned leading dimension (40) and batch stride (160); the kernel writing
+// it and the reshape the product reads are rebuilt on the padded view, and
+// the dealloc frees the padded buffer.
+// CHECK-LABEL: func.func @padded_rows(
+// CHECK:         %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x4x40xbf16>
+// CHECK:         %[[VIEW:.+]] = memref.subview %[[BUF]][0, 0, 0, 0] [1, 2, 4, 37] [1, 1, 1, 1] : memref<1x2x4x40xbf16> to memref<1x2x4x37xbf16, strided<[320, 160, 40, 1]>>
+// CHECK:         linalg.generic {{.*}} outs(%[[VIEW]] : memref<1x2x4x37xbf16, strided<[320, 160, 40, 1]>>)
+// CHECK:         %[[P:.+]] = memref.collapse_shape %[[VIEW]] {{\[}}[0, 1], [2], [3]] : memref<1x2x4x37xbf16, strided<[320, 160, 40, 1]>> into memref<2x4x37xbf16, strided<[160, 40, 1]>>
+// CHECK:         memref.extract_aligned_pointer_as_index %[[P]]
+// CHECK-DAG:     %[[LD:.+]] = arith.constant 40 : i64
+// CHECK-DAG:     %[[STRIDE:.+]] = arith.constant 160 : i64
+// CHECK:         call @mlxrt_matmul({{.*}}, %[[LD]], %[[STRIDE]], {{.*}})
+// CHECK:         memref.dealloc %[[BUF]] : memref<1x2x4x40xbf16>
+func.func @padded_rows(%s: memref<1x2x4x37xf32>, %v: memref<2x37x16xbf16>, %c: memref<2x4x16xf32>) {
+  %buf = memref.alloc() {alignment = 64 : i64} : memref<1x2x4x37xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : memref<1x2x4x37xf32>) outs(%buf : memref<1x2x4x37xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  %p = memref.collapse_shape %buf [[0, 1], [2], [3]] : memref<1x2x4x37xbf16> into memref<2x4x37xbf16>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4x16xf32>)
+  linalg.batch_matmul ins(%p, %v : memref<2x4x37xbf16>, memref<2x37x16xbf16>) outs(%c : memref<2x4x16xf32>)
+  memref.dealloc %buf : memref<1x2x4x37xbf16>
+  return
+}
+
+// -----
+
+// The same buffer also read by host code (its address taken): not padded,
+// the call takes the unaligned rows.
+// CHECK-LABEL: func.func @unpadded_rows(
+// CHECK-NOT:     memref.subview
+// CHECK:         call @mlxrt_matmul
+func.func @unpadded_rows(%s: memref<1x2x4x37xf32>, %v: memref<2x37x16xbf16>, %c: memref<2x4x16xf32>) -> bf16 {
+  %buf = memref.alloc() {alignment = 64 : i64} : memref<1x2x4x37xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : memref<1x2x4x37xf32>) outs(%buf : memref<1x2x4x37xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  %p = memref.collapse_shape %buf [[0, 1], [2], [3]] : memref<1x2x4x37xbf16> into memref<2x4x37xbf16>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4x16xf32>)
+  linalg.batch_matmul ins(%p, %v : memref<2x4x37xbf16>, memref<2x37x16xbf16>) outs(%c : memref<2x4x16xf32>)
+  %i = arith.constant 0 : index
+  %x = memref.load %buf[%i, %i, %i, %i] : memref<1x2x4x37xbf16>
+  memref.dealloc %buf : memref<1x2x4x37xbf16>
+  return %x : bf16
+}
