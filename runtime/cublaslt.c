@@ -290,15 +290,6 @@ void mlxrt_matmul_make_key(const mlxrt_matmul_args *p, mlxrt_matmul_key *key) {
   key->strideC = p->strideC;
 }
 
-/// Algorithms the heuristic is asked for. Its first choice can be far off
-/// for products with few rows: gemmSN took 36 us (Nsight Compute, H200)
-/// for a decode step's 4 x (4 x 128 x 1025) attention product.
-enum { MaxCandidates = 8 };
-/// Products up to this many multiply-adds have their candidates timed on
-/// their first run (microseconds each); larger ones keep the heuristic's
-/// first choice.
-static const double MaxTunedMacs = 1 << 28;
-
 /// One product's descriptors and algorithm.
 typedef struct Plan {
   mlxrt_matmul_key key;
@@ -306,9 +297,6 @@ typedef struct Plan {
   cublasLtMatrixLayout_t a, b, c; ///< cuBLASLt's A, B and C (= D).
   cublasLtMatmulAlgo_t algo;
   size_t workspaceSize;
-  /// The heuristic's other candidates, until the first run times them.
-  cublasLtMatmulHeuristicResult_t candidates[MaxCandidates];
-  int numCandidates;
 } Plan;
 
 /// cuBLASLt's workspace for every product of the device (NVIDIA suggests
@@ -493,6 +481,8 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
   uint64_t workspace = WorkspaceBytes;
   // cuBLASLt's A is our B and the other way round.
   uint32_t alignA = key->alignB, alignB = key->alignA, alignC = key->alignC;
+  cublasLtMatmulHeuristicResult_t result;
+  memset(&result, 0, sizeof(result));
   int found = 0;
   bool ok =
       checkBlas(dev, lib, lib->cublasLtMatmulPreferenceCreate(&pref),
@@ -530,86 +520,22 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
       checkBlas(dev, lib,
                 lib->cublasLtMatmulAlgoGetHeuristic(
                     s->handle, plan->desc, plan->a, plan->b, plan->c, plan->c,
-                    pref, MaxCandidates, plan->candidates, &found),
+                    pref, 1, &result, &found),
                 "cublasLtMatmulAlgoGetHeuristic", what);
   if (pref)
     lib->cublasLtMatmulPreferenceDestroy(pref);
   if (!ok)
     return false;
-  if (found < 1 || plan->candidates[0].state != CUBLAS_STATUS_SUCCESS) {
+  if (found < 1 || result.state != CUBLAS_STATUS_SUCCESS) {
     mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
                       "cublasLtMatmulAlgoGetHeuristic found no algorithm for "
                       "%s on %s",
                       what, dev->base.description);
     return false;
   }
-  plan->algo = plan->candidates[0].algo;
-  plan->workspaceSize = plan->candidates[0].workspaceSize;
-  double macs = (double)key->batch * key->m * key->n * key->k;
-  bool tunable =
-      !(key->flags & MLXRT_MATMUL_ACCUMULATE) && macs <= MaxTunedMacs;
-  plan->numCandidates = tunable ? found : 0;
+  plan->algo = result.algo;
+  plan->workspaceSize = result.workspaceSize;
   return true;
-}
-
-/// Enqueues the product of `plan` with algorithm `algo` on the stream.
-static cublasStatus_t launch(mlxrt_cuda_device *dev,
-                             struct mlxrt_cublaslt_state *s, const Plan *plan,
-                             const mlxrt_matmul_args *p,
-                             const cublasLtMatmulAlgo_t *algo,
-                             size_t workspaceSize) {
-  float alpha = 1.0f, beta = (p->flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
-  void *cPtr = (void *)(uintptr_t)p->c;
-  return s->lib->cublasLtMatmul(
-      s->handle, plan->desc, &alpha, (const void *)(uintptr_t)p->b, plan->a,
-      (const void *)(uintptr_t)p->a, plan->b, &beta, cPtr, plan->c, cPtr,
-      plan->c, algo, (void *)(uintptr_t)s->workspace, workspaceSize,
-      dev->stream);
-}
-
-/// Times the heuristic's candidates for a small product on its first run
-/// (outside a graph capture) and keeps the fastest. Each writes the same
-/// output (beta = 0, no accumulation), so the run's result is unchanged.
-static void tunePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
-                     Plan *plan, const mlxrt_matmul_args *p) {
-  int count = plan->numCandidates;
-  plan->numCandidates = 0;
-  if (count < 2 || dev->graph.capturing)
-    return;
-  const mlxrt_cuda_driver *drv = dev->drv;
-  CUevent start = NULL, stop = NULL;
-  if (drv->cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
-      drv->cuEventCreate(&stop, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
-    if (start)
-      drv->cuEventDestroy_v2(start);
-    return;
-  }
-  float best = -1;
-  for (int i = 0; i < count; ++i) {
-    const cublasLtMatmulHeuristicResult_t *c = &plan->candidates[i];
-    if (c->state != CUBLAS_STATUS_SUCCESS || c->workspaceSize > WorkspaceBytes)
-      continue;
-    // A warm-up run first (code loads, caches). A candidate that fails is
-    // skipped: not an error of the run.
-    enum { Repeats = 3 };
-    float ms = 0;
-    bool ok = launch(dev, s, plan, p, &c->algo, c->workspaceSize) ==
-                  CUBLAS_STATUS_SUCCESS &&
-              drv->cuEventRecord(start, dev->stream) == CUDA_SUCCESS;
-    for (int r = 0; ok && r < Repeats; ++r)
-      ok = launch(dev, s, plan, p, &c->algo, c->workspaceSize) ==
-           CUBLAS_STATUS_SUCCESS;
-    ok = ok && drv->cuEventRecord(stop, dev->stream) == CUDA_SUCCESS &&
-         drv->cuEventSynchronize(stop) == CUDA_SUCCESS &&
-         drv->eventElapsedTime(&ms, start, stop) == CUDA_SUCCESS;
-    if (ok && (best < 0 || ms < best)) {
-      best = ms;
-      plan->algo = c->algo;
-      plan->workspaceSize = c->workspaceSize;
-    }
-  }
-  drv->cuEventDestroy_v2(start);
-  drv->cuEventDestroy_v2(stop);
 }
 
 /// The cached plan of `key`, made when new.
@@ -706,9 +632,14 @@ void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
   Plan *plan = findPlan(dev, s, &key, what);
   if (!plan)
     return;
-  if (plan->numCandidates)
-    tunePlan(dev, s, plan, &p);
+  float alpha = 1.0f, beta = (flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
+  void *cPtr = (void *)(uintptr_t)p.c;
   checkBlas(dev, s->lib,
-            launch(dev, s, plan, &p, &plan->algo, plan->workspaceSize),
+            s->lib->cublasLtMatmul(s->handle, plan->desc, &alpha,
+                                   (const void *)(uintptr_t)p.b, plan->a,
+                                   (const void *)(uintptr_t)p.a, plan->b, &beta,
+                                   cPtr, plan->c, cPtr, plan->c, &plan->algo,
+                                   (void *)(uintptr_t)s->workspace,
+                                   plan->workspaceSize, dev->stream),
             "cublasLtMatmul", what);
 }
