@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -26,52 +27,101 @@ static bool touchesMemory(Operation *op) {
 }
 
 /// A scalar the host loads only for kernels (an offset read from a 0-d
-/// input): each kernel loads it itself, so that host code reads no buffer
-/// (in the runtime's copy mode, buffers are device memory the host cannot
-/// read). Only when nothing between the load and the kernel may write
-/// memory and the kernel writes nothing of that buffer.
+/// input), with the pure ops that carry it there (index arithmetic, the
+/// subview of a window written at that offset): each kernel loads and
+/// computes them itself, so that host code reads no buffer (in the
+/// runtime's copy mode, buffers are device memory the host cannot read).
+/// Only when nothing between the load and the kernel may write memory and
+/// the kernel writes nothing of that buffer.
 static void sinkLoadIntoKernels(memref::LoadOp load) {
   Block *block = load->getBlock();
+  // The slice: the load and the top-level pure ops fed from it.
+  SmallVector<Operation *> slice = {load};
+  llvm::SmallPtrSet<Operation *, 8> inSlice = {load};
   SmallVector<scf::ParallelOp> kernels;
-  for (Operation *user : load->getUsers()) {
-    Operation *top = block->findAncestorOpInBlock(*user);
-    auto kernel = dyn_cast_or_null<scf::ParallelOp>(top);
-    if (!kernel || kernel == user)
-      return;
-    if (!llvm::is_contained(kernels, kernel))
-      kernels.push_back(kernel);
+  for (size_t i = 0; i < slice.size(); ++i) {
+    for (Operation *user : slice[i]->getUsers()) {
+      if (inSlice.contains(user))
+        continue;
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (top == user && user->getNumRegions() == 0 &&
+          (isPure(user) || isa<ViewLikeOpInterface>(user))) {
+        slice.push_back(user);
+        inSlice.insert(user);
+        continue;
+      }
+      auto kernel = dyn_cast_or_null<scf::ParallelOp>(top);
+      if (!kernel || kernel == user)
+        return;
+      if (!llvm::is_contained(kernels, kernel))
+        kernels.push_back(kernel);
+    }
   }
+  if (kernels.empty())
+    return;
+  // Every operand of the slice (but the load's own value) exists where the
+  // kernels start: the slice ops are moved below their uses in order.
+  llvm::sort(slice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value root = mlx::getRootBuffer(load.getMemRef());
+  // Whether `op` may write the buffer: a write effect on a view of it, or
+  // one the op does not say where (but a GPU barrier's).
+  auto writesRoot = [&](Operation *op) {
+    return op
+        ->walk([&](Operation *nested) {
+          if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+              isa<gpu::BarrierOp>(nested))
+            return WalkResult::advance();
+          auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+          if (!iface)
+            return WalkResult::interrupt();
+          SmallVector<MemoryEffects::EffectInstance> effects;
+          iface.getEffects(effects);
+          for (const MemoryEffects::EffectInstance &effect : effects) {
+            if (!isa<MemoryEffects::Write>(effect.getEffect()))
+              continue;
+            Value written = effect.getValue();
+            if (!written || mlx::getRootBuffer(written) == root)
+              return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  // A graph input (not an output) is written by no library call: the
+  // kernels in between only need to leave it alone.
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  bool isInput = func && arg.getOwner() == &func.getBody().front() &&
+                 !func.getArgAttr(arg.getArgNumber(), "bufferize.result");
   for (scf::ParallelOp kernel : kernels) {
     for (Operation *it = load->getNextNode(); it != kernel.getOperation();
-         it = it->getNextNode())
-      if (!isPure(it) && !isa<memref::LoadOp>(it) &&
-          !isa<ViewLikeOpInterface>(it))
+         it = it->getNextNode()) {
+      if (isPure(it) ||
+          isa<memref::LoadOp, memref::AllocOp, memref::DeallocOp>(it) ||
+          isa<ViewLikeOpInterface>(it))
+        continue;
+      if (!isInput || !isa<scf::ParallelOp, gpu::LaunchOp, func::CallOp>(it) ||
+          (it->getNumRegions() && writesRoot(it)))
         return;
-    WalkResult writes = kernel->walk([&](Operation *op) {
-      Value written;
-      if (auto store = dyn_cast<memref::StoreOp>(op))
-        written = store.getMemRef();
-      else if (auto copy = dyn_cast<memref::CopyOp>(op))
-        written = copy.getTarget();
-      else if (!isPure(op) && !isa<memref::LoadOp>(op) &&
-               !isa<ViewLikeOpInterface>(op) && op != kernel.getOperation() &&
-               op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>())
-        return WalkResult::interrupt();
-      return written && mlx::getRootBuffer(written) == root ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
-    });
-    if (writes.wasInterrupted())
+    }
+    if (writesRoot(kernel))
       return;
   }
   for (scf::ParallelOp kernel : kernels) {
     OpBuilder b = OpBuilder::atBlockBegin(kernel.getBody());
-    Operation *copy = b.clone(*load);
-    load.getResult().replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
-      return kernel->isProperAncestor(use.getOwner());
-    });
+    IRMapping mapping;
+    for (Operation *op : slice)
+      b.clone(*op, mapping);
+    for (Operation *op : slice)
+      for (Value result : op->getResults())
+        result.replaceUsesWithIf(mapping.lookup(result), [&](OpOperand &use) {
+          return kernel->isProperAncestor(use.getOwner());
+        });
   }
-  load.erase();
+  for (Operation *op : llvm::reverse(slice))
+    op->erase();
 }
 
 namespace {

@@ -276,7 +276,11 @@ struct DynamicSliceOpLowering final : OpConversionPattern<DynamicSliceOp> {
   }
 };
 
-/// Every source element checks whether it lies in the updated window.
+/// The update is inserted at the clamped run-time offsets: only the window
+/// is written, and where the source buffer can be reused (an intermediate,
+/// or an input the caller donates) nothing else moves. The offsets are host
+/// values; on CUDA the kernel that copies the window reads them itself
+/// (mlxc-offload-host-loops).
 struct DynamicSliceUpdateOpLowering final
     : OpConversionPattern<DynamicSliceUpdateOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -286,53 +290,25 @@ struct DynamicSliceUpdateOpLowering final
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
     auto startType = cast<RankedTensorType>(op.getStart().getType());
-    auto type = lowering::getStorageType(srcType);
-    Value update = adaptor.getUpdate(), start = adaptor.getStart();
-    int64_t rank = type.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
-    AffineMap id =
-        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    bool emptyUpdate = updateType.getNumElements() == 0;
-    auto generic = linalg::GenericOp::create(
-        rewriter, op.getLoc(), TypeRange{type}, adaptor.getSrc(), init,
-        ArrayRef<AffineMap>{id, id}, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          if (emptyUpdate) {
-            linalg::YieldOp::create(b, l, args[0]);
-            return;
-          }
-          SmallVector<Value> offsets =
-              readOffsets(b, l, start, startType, op.getAxes(), srcType,
-                          updateType.getShape());
-          Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
-          SmallVector<Value> coords;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value k = arith::SubIOp::create(
-                b, l, linalg::IndexOp::create(b, l, d), offsets[d]);
-            Value lo =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, k,
-                                      arith::ConstantIndexOp::create(b, l, 0));
-            Value hi = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::slt, k,
-                arith::ConstantIndexOp::create(b, l, updateType.getDimSize(d)));
-            inside = arith::AndIOp::create(b, l, inside,
-                                           arith::AndIOp::create(b, l, lo, hi));
-            coords.push_back(arith::MaxSIOp::create(
-                b, l, arith::ConstantIndexOp::create(b, l, 0),
-                arith::MinSIOp::create(
-                    b, l, k,
-                    arith::ConstantIndexOp::create(
-                        b, l, updateType.getDimSize(d) - 1))));
-          }
-          Value fromUpdate = tensor::ExtractOp::create(b, l, update, coords);
-          linalg::YieldOp::create(b, l,
-                                  Value(arith::SelectOp::create(
-                                      b, l, inside, fromUpdate, args[0])));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    if (!srcType.hasStaticShape() || !updateType.hasStaticShape() ||
+        updateType.getRank() != srcType.getRank())
+      return rewriter.notifyMatchFailure(op, "needs static shapes of one rank");
+    if (updateType.getNumElements() == 0) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    SmallVector<Value> offsets =
+        readOffsets(rewriter, op.getLoc(), adaptor.getStart(), startType,
+                    op.getAxes(), srcType, updateType.getShape());
+    SmallVector<OpFoldResult> offsetValues, sizes, strides;
+    for (auto [offset, size] : llvm::zip(offsets, updateType.getShape())) {
+      offsetValues.push_back(getAsOpFoldResult(offset));
+      sizes.push_back(rewriter.getIndexAttr(size));
+      strides.push_back(rewriter.getIndexAttr(1));
+    }
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, adaptor.getUpdate(), adaptor.getSrc(), offsetValues, sizes,
+        strides);
     return success();
   }
 };
