@@ -109,6 +109,27 @@ def MlxcForwardOutputCopies : Pass<"mlxc-forward-output-copies",
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def MlxcPlanInPlaceOutputs : Pass<"mlxc-plan-in-place-outputs",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Let an output share its buffer with the input it updates";
+  let description = [{
+    Runs after buffer-results-to-out-params (out-parameters marked
+    `bufferize.result`). An output that starts as a whole copy of an input
+    of its type and is then updated (a KV cache written at one row:
+    `mx.slice_update` on an input) may be given the input's own buffer
+    when the caller donates it: the copy then runs only when the two
+    buffers differ, and only the update is written. That is safe when
+    nothing reads the input, or touches the output, on the other side of
+    the copy; the pass checks it and records the pairs in the function's
+    `mlxc.in_place` attribute (per out-parameter, the input's argument
+    index or -1), which mlxc writes into the program signature for the
+    runtime.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MlxcReadOnlyInputs : Pass<"mlxc-read-only-inputs", "::mlir::ModuleOp"> {
   let summary = "Mark graph inputs read-only for bufferization";
   let description = [{

@@ -60,6 +60,8 @@ std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
 
 std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
+         // An updated input (a KV cache) may share the output's buffer.
+         "mlxc-plan-in-place-outputs,"
          // Before the loops: products that cuBLASLt can run become calls.
          "mlxc-matmul-to-runtime,"
          "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-split-reductions,"

@@ -96,7 +96,8 @@ static BufferUses collectUses(Value root, Block &body,
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      if (isa<memref::DeallocOp, gpu::DeallocOp>(user) ||
+          user->hasAttr("mlx.address_only"))
         continue;
       // memref.transpose is a view too (of a matrix a product reads).
       if (isa<memref::TransposeOp>(user)) {

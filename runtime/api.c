@@ -510,6 +510,15 @@ static bool isInput(mlxrt_array *const *inputs, size_t n,
   return false;
 }
 
+/// Whether output `k`, given the donated array `dst`, is written into it in
+/// place: the CUDA variant runs and its signature pairs the output with
+/// the input `dst` is passed as.
+static bool sharesInput(const mlxrt_model *m, mlxrt_array *const *inputs,
+                        size_t k, const mlxrt_array *dst) {
+  long j = m->sig.outputs[k].cuda_in_place_of;
+  return m->onDevice && j >= 0 && inputs[j] == dst;
+}
+
 mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
                               size_t num_inputs, mlxrt_array **outputs,
                               size_t num_outputs, mlxrt_error *err) {
@@ -553,6 +562,11 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
   for (size_t k = 0; k < num_outputs; ++k) {
     m->fresh[k] = NULL;
     mlxrt_array *dst = outputs[k];
+    if (dst && sharesInput(m, inputs, k, dst)) {
+      // The CUDA variant updates the donated input where it is.
+      m->args[num_inputs + k] = dst->data;
+      continue;
+    }
     if (!dst || isInput(inputs, num_inputs, dst)) {
       dst = m->results[k];
       if (dst->refs > 1 && (st = arrayAlloc(m->inst, &sig->outputs[k].type,
@@ -595,7 +609,7 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
   for (size_t k = 0; k < num_outputs; ++k) {
     mlxrt_array *given = outputs[k];
     bool donated = given && isInput(inputs, num_inputs, given);
-    if (given && !donated)
+    if ((given && !donated) || (donated && sharesInput(m, inputs, k, given)))
       continue;
     // The model's array for output k is now the one written (a new one
     // replaces the one the caller still holds).

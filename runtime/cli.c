@@ -37,6 +37,9 @@ typedef struct {
   const char *device; ///< NULL: CUDA when available, else the CPU.
   long repeat;        ///< 0: run once, untimed.
   bool cold;          ///< --cold: the host rewrites inputs before each run.
+  /// --in-place: outputs the CUDA variant may write into their inputs'
+  /// buffers (a KV cache) are.
+  bool inPlace;
   bool help;
   bool version;
 } Options;
@@ -133,6 +136,8 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
       opts->repeat = n;
     } else if (strcmp(arg, "--cold") == 0) {
       opts->cold = true;
+    } else if (strcmp(arg, "--in-place") == 0) {
+      opts->inPlace = true;
     } else if (arg[0] == '-') {
       fprintf(errs, "error: unknown option '%s' (see --help)\n", arg);
       return ExitUsage;
@@ -204,12 +209,13 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
     if ((int)strlen(sig->outputs[i].name) > width)
       width = (int)strlen(sig->outputs[i].name);
 
-  fprintf(out,
-          "usage: %s [--input [NAME=]FILE]... [--output FILE]...\n"
-          "       [--device=cpu|cuda|cuda:N] [--repeat N] [--help] "
-          "[--version]\n\n"
-          "Runs '%s', compiled by mlxc.\n\n",
-          prog, sig->entry);
+  fprintf(
+      out,
+      "usage: %s [--input [NAME=]FILE]... [--output FILE]...\n"
+      "       [--device=cpu|cuda|cuda:N] [--repeat N] [--in-place] [--help] "
+      "[--version]\n\n"
+      "Runs '%s', compiled by mlxc.\n\n",
+      prog, sig->entry);
   printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
   printParams(out, "outputs", sig->outputs, sig->num_outputs, width);
   printDevices(out, hasCuda);
@@ -232,6 +238,9 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
       "                       clock; measures unified-memory traffic)\n"
       "  --repeat N           after one warm-up run, run N times and print\n"
       "                       the median time\n"
+      "  --in-place           on CUDA, an output the program updates from an\n"
+      "                       input (a KV cache) is written into that\n"
+      "                       input's buffer: only the update moves\n"
       "  --help               show this text\n"
       "  --version            show the runtime's version\n"
       "\n"
@@ -446,6 +455,13 @@ typedef struct {
   int argc;
 } Run;
 
+/// Whether output `k` is written into its input's buffer (--in-place).
+static bool isShared(const Run *run, size_t k) {
+  return run->opts.inPlace && run->dev &&
+         run->sig.outputs[k].cuda_in_place_of >= 0 &&
+         mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA;
+}
+
 static void releaseRun(Run *run) {
   // Removes the temporaries of outputs not (all) committed.
   for (size_t i = 0; run->outs && i < run->opts.numOutputs; ++i)
@@ -453,7 +469,8 @@ static void releaseRun(Run *run) {
   if (run->args) {
     size_t n = run->sig.num_inputs + run->sig.num_outputs;
     for (size_t i = 0; i < n; ++i)
-      mlxrt_device_free(run->dev, run->args[i]);
+      if (i < run->sig.num_inputs || !isShared(run, i - run->sig.num_inputs))
+        mlxrt_device_free(run->dev, run->args[i]);
   }
   mlxrt_device_close(run->dev);
   if (run->names)
@@ -530,6 +547,10 @@ static int prepareBuffers(Run *run, FILE *errs) {
   }
   for (size_t k = 0; k < sig->num_outputs; ++k) {
     const mlxrt_param *p = &sig->outputs[k];
+    if (isShared(run, k)) {
+      run->args[sig->num_inputs + k] = run->args[p->cuda_in_place_of];
+      continue;
+    }
     if (mlxrt_device_alloc(run->dev, p->type.nbytes,
                            &run->args[sig->num_inputs + k], &err) != MLXRT_OK) {
       fprintf(errs, "error: output '%s': %s\n", p->name, err.message);

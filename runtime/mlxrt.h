@@ -139,12 +139,16 @@ void mlxrt_host_free(void *p);
 typedef struct mlxrt_param {
   char *name;
   mlxrt_tensor type; ///< data is NULL.
+  /// Outputs: the index of the input whose buffer the CUDA variant may
+  /// write this output into (the caller donates it), or -1.
+  long cuda_in_place_of;
 } mlxrt_param;
 
 /// The parsed form of `mlxc_program_signature`:
 ///   entry <function-name>
 ///   input <name> <dtype> <dims>      (dims: "8,64" or "scalar")
 ///   output <name> <dtype> <dims>
+///   cuda-in-place <output> <input>   (after both)
 typedef struct mlxrt_signature {
   char *entry;
   size_t num_inputs;

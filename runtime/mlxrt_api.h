@@ -199,7 +199,10 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
 /// the old contents and the array holds the new ones afterwards (the state
 /// of a decode step, e.g. a KV cache, goes in and comes back without a
 /// copy; the storage is exchanged with the model's buffer, never shared
-/// during the run).
+/// during the run). Where the CUDA variant's signature pairs the output
+/// with that input (`cuda-in-place`: the output is the input updated, a KV
+/// cache written at one row), the program updates the array where it is
+/// and only the update moves.
 ///
 /// Wrong counts, dtypes or shapes, arrays of another instance, one array
 /// given for two outputs: MLXRT_ERROR_INVALID_ARGUMENT or

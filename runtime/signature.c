@@ -123,6 +123,7 @@ static mlxrt_status parseParam(mlxrt_signature *sig, bool isInput,
     return st;
 
   mlxrt_param param;
+  param.cuda_in_place_of = -1;
   if ((st = mlxrt_tensor_init(&param.type, dtype, rank, dims, err)) != MLXRT_OK)
     return st;
   if (!(param.name = mlxrt_strndup(tok[1].start, tok[1].len)))
@@ -137,6 +138,45 @@ static mlxrt_status parseParam(mlxrt_signature *sig, bool isInput,
   }
   grown[(*count)++] = param;
   *list = grown;
+  return MLXRT_OK;
+}
+
+/// The index of the param named `name` in `params`, or -1.
+static long findParam(const mlxrt_param *params, size_t count, Token name) {
+  for (size_t i = 0; i < count; ++i)
+    if (tokenIs(name, params[i].name))
+      return (long)i;
+  return -1;
+}
+
+/// Parses "cuda-in-place <output> <input>": both declared before, of one
+/// type, each output and input in one pair at most.
+static mlxrt_status parseInPlace(mlxrt_signature *sig, const Token *tok,
+                                 int ntok, mlxrt_error *err) {
+  if (ntok != 3)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "expected 'cuda-in-place <output> <input>'");
+  long out = findParam(sig->outputs, sig->num_outputs, tok[1]);
+  long in = findParam(sig->inputs, sig->num_inputs, tok[2]);
+  if (out < 0 || in < 0)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "cuda-in-place: no output '%.*s' or no input '%.*s'",
+                      (int)tok[1].len, tok[1].start, (int)tok[2].len,
+                      tok[2].start);
+  const mlxrt_tensor *a = &sig->outputs[out].type, *b = &sig->inputs[in].type;
+  bool sameType =
+      a->dtype == b->dtype && a->rank == b->rank &&
+      memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) == 0;
+  bool taken = sig->outputs[out].cuda_in_place_of >= 0;
+  for (size_t k = 0; k < sig->num_outputs; ++k)
+    taken |= sig->outputs[k].cuda_in_place_of == in;
+  if (!sameType || taken)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "cuda-in-place: output '%.*s' and input '%.*s' %s",
+                      (int)tok[1].len, tok[1].start, (int)tok[2].len,
+                      tok[2].start,
+                      taken ? "are already paired" : "differ in type");
+  sig->outputs[out].cuda_in_place_of = in;
   return MLXRT_OK;
 }
 
@@ -161,8 +201,11 @@ static mlxrt_status parseLine(mlxrt_signature *sig, const char *line,
   }
   if (tokenIs(tok[0], "input") || tokenIs(tok[0], "output"))
     return parseParam(sig, tokenIs(tok[0], "input"), tok, ntok, err);
+  if (tokenIs(tok[0], "cuda-in-place"))
+    return parseInPlace(sig, tok, ntok, err);
   return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                    "unknown record '%.*s' (expected entry, input or output)",
+                    "unknown record '%.*s' (expected entry, input, output or "
+                    "cuda-in-place)",
                     (int)tok[0].len, tok[0].start);
 }
 

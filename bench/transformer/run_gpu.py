@@ -455,7 +455,7 @@ def mlxc_args(wl, z, ins, sp, tmp):
     return args
 
 
-def run_mlxc(exe, wl, z, ins, sp, tmp, repeat):
+def run_mlxc(exe, wl, z, ins, sp, tmp, repeat, in_place=False):
     in_args = mlxc_args(wl, z, ins, sp, tmp)
     outs = ["out0"] + specs.cache_names(wl, z)
     out_args = []
@@ -463,6 +463,11 @@ def run_mlxc(exe, wl, z, ins, sp, tmp, repeat):
         out_args += ["--output", os.path.join(tmp, f"o_{o}.npy")]
     env = dict(os.environ, MLXRT_NO_UNIFIED="1")
     cmd = [exe, f"--device={DEV}"] + in_args + out_args + ["--repeat", str(repeat)]
+    if in_place:
+        # The caller donates the caches (as JAX's donate_argnums): the
+        # program writes the new rows into them; repeated runs rewrite the
+        # same rows, so the result is the same.
+        cmd.append("--in-place")
     t = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     wall = time.perf_counter() - t
@@ -577,6 +582,14 @@ def run_workload(wl, a, man, folder, shared, deadline, res):
         r.update(check(got["out0"], caches))
         return r
     attempt("mlxc", m_mlxc)
+
+    if decode:
+        def m_mlxc_in_place():
+            r, got, _ = run_mlxc(exe, wl, z, ins, sp, tmp, a.repeat, in_place=True)
+            caches = {c: got[c] for c in specs.cache_names(wl, z)}
+            r.update(check(got["out0"], caches))
+            return r
+        attempt("mlxc, caches donated (--in-place)", m_mlxc_in_place)
 
     # torch
     if decode:

@@ -102,7 +102,8 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
           isa<memref::LoadOp, memref::AllocOp, memref::DeallocOp>(it) ||
           isa<ViewLikeOpInterface>(it))
         continue;
-      if (!isInput || !isa<scf::ParallelOp, gpu::LaunchOp, func::CallOp>(it) ||
+      if (!isInput ||
+          !isa<scf::ParallelOp, scf::IfOp, gpu::LaunchOp, func::CallOp>(it) ||
           (it->getNumRegions() && writesRoot(it)))
         return;
     }
@@ -112,13 +113,18 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   for (scf::ParallelOp kernel : kernels) {
     OpBuilder b = OpBuilder::atBlockBegin(kernel.getBody());
     IRMapping mapping;
+    SmallVector<Operation *> clones;
     for (Operation *op : slice)
-      b.clone(*op, mapping);
+      clones.push_back(b.clone(*op, mapping));
     for (Operation *op : slice)
       for (Value result : op->getResults())
         result.replaceUsesWithIf(mapping.lookup(result), [&](OpOperand &use) {
           return kernel->isProperAncestor(use.getOwner());
         });
+    // What this kernel does not use (another kernel's window) goes.
+    for (Operation *clone : llvm::reverse(clones))
+      if (clone->use_empty())
+        clone->erase();
   }
   for (Operation *op : llvm::reverse(slice))
     op->erase();

@@ -45,7 +45,34 @@ std::string ProgramSignature::str() const {
     add("input", spec);
   for (const TensorSpec &spec : outputs)
     add("output", spec);
+  for (auto [output, input] : cudaInPlace)
+    text += "cuda-in-place " + outputs[output].name + " " + inputs[input].name +
+            "\n";
   return text;
+}
+
+static bool isEmpty(const TensorSpec &spec);
+
+void ProgramSignature::setCudaInPlace(ArrayRef<int64_t> plan) {
+  cudaInPlace.clear();
+  // The graph function's arguments: the inputs that hold elements, then
+  // one out-parameter per computed output.
+  SmallVector<size_t> inputOfArg;
+  for (auto [i, spec] : llvm::enumerate(inputs))
+    if (!isEmpty(spec))
+      inputOfArg.push_back(i);
+  size_t param = 0;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    bool computed = outputSources.empty()
+                        ? !isEmpty(outputs[k])
+                        : outputSources[k].kind == OutputSource::Computed;
+    if (!computed)
+      continue;
+    if (param < plan.size() && plan[param] >= 0 &&
+        static_cast<size_t>(plan[param]) < inputOfArg.size())
+      cudaInPlace.push_back({k, inputOfArg[plan[param]]});
+    ++param;
+  }
 }
 
 std::string mlx::getModelSymbol(StringRef model, StringRef suffix) {

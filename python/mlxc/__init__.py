@@ -57,7 +57,8 @@ class _Tensor(ctypes.Structure):
 
 
 class _Param(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("type", _Tensor)]
+    _fields_ = [("name", ctypes.c_char_p), ("type", _Tensor),
+                ("cuda_in_place_of", ctypes.c_long)]
 
 
 class _Signature(ctypes.Structure):

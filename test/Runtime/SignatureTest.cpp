@@ -78,6 +78,38 @@ TEST(Signature, NoInputs) {
   mlxrt_signature_free(&sig);
 }
 
+TEST(Signature, CudaInPlacePairsAnOutputWithItsInput) {
+  const char *text = "entry decode\n"
+                     "input offset int32 scalar\n"
+                     "input cache bfloat16 1,4,16,8\n"
+                     "output out0 bfloat16 1,8\n"
+                     "output new_cache bfloat16 1,4,16,8\n"
+                     "cuda-in-place new_cache cache\n";
+  mlxrt_signature sig;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_signature_parse(text, &sig, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(sig.outputs[0].cuda_in_place_of, -1);
+  EXPECT_EQ(sig.outputs[1].cuda_in_place_of, 1);
+  mlxrt_signature_free(&sig);
+
+  const char *head = "entry f\ninput a float32 4\ninput b float32 2\n"
+                     "output x float32 4\noutput y float32 4\n";
+  EXPECT_EQ(parseError((std::string(head) + "cuda-in-place x\n").c_str()),
+            "malformed program signature: line 6: expected 'cuda-in-place "
+            "<output> <input>'");
+  EXPECT_EQ(parseError((std::string(head) + "cuda-in-place x c\n").c_str()),
+            "malformed program signature: line 6: cuda-in-place: no output "
+            "'x' or no input 'c'");
+  EXPECT_EQ(parseError((std::string(head) + "cuda-in-place x b\n").c_str()),
+            "malformed program signature: line 6: cuda-in-place: output 'x' "
+            "and input 'b' differ in type");
+  EXPECT_EQ(
+      parseError((std::string(head) + "cuda-in-place x a\ncuda-in-place y a\n")
+                     .c_str()),
+      "malformed program signature: line 7: cuda-in-place: output 'y' "
+      "and input 'a' are already paired");
+}
+
 TEST(Signature, Malformed) {
   EXPECT_EQ(parseError(""), "malformed program signature: no 'entry' record");
   EXPECT_EQ(parseError(nullptr), "malformed program signature: no text");
@@ -90,7 +122,7 @@ TEST(Signature, Malformed) {
             "malformed program signature: line 2: second 'entry' record");
   EXPECT_EQ(parseError("entry f\nparam x float32 4\n"),
             "malformed program signature: line 2: unknown record 'param' "
-            "(expected entry, input or output)");
+            "(expected entry, input, output or cuda-in-place)");
   EXPECT_EQ(parseError("entry f\ninput x float32\n"),
             "malformed program signature: line 2: expected 'input <name> "
             "<dtype> <dims>'");

@@ -630,6 +630,25 @@ static void setModelFlags(llvm::Module &module, StringRef model,
       llvm::ConstantStruct::get(init->getType(), fields));
 }
 
+/// Replaces the text of the model's signature (emitted with the CPU
+/// variant) by `text`: the CUDA variant, compiled later, adds its records.
+static void setSignatureText(llvm::Module &module, StringRef model,
+                             std::string text) {
+  llvm::GlobalVariable *old =
+      module.getNamedGlobal(mlx::getModelSymbol(model, MLXRT_SIGNATURE_SUFFIX));
+  if (!old)
+    return;
+  text.push_back('\0');
+  llvm::Constant *init = llvm::ConstantDataArray::getString(
+      module.getContext(), text, /*AddNull=*/false);
+  auto *fresh = new llvm::GlobalVariable(
+      module, init->getType(), /*isConstant=*/true, old->getLinkage(), init);
+  fresh->takeName(old);
+  fresh->setVisibility(old->getVisibility());
+  old->replaceAllUsesWith(fresh);
+  old->eraseFromParent();
+}
+
 /// Links `objects` into the shared object `output` (through a temporary
 /// file). The runtime symbols a CUDA model calls (mgpu*, mlxrt_*) stay
 /// undefined: the process that loads it has the runtime (libmlxrt.so).
@@ -762,14 +781,18 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   SmallVector<mlx::CompileUnit, 2> units;
   mlx::CompileUnit &program = units.emplace_back();
   program.modules.push_back(module);
-  program.prepare = [model = model.str(), exported,
-                     usesMatmul](llvm::Module &m) {
+  std::string signatureText = signature.str();
+  program.prepare = [model = model.str(), exported, usesMatmul,
+                     signatureText](llvm::Module &m) {
     if (usesMatmul)
       setModelFlags(m, model, MLXRT_MODEL_USES_MATMUL);
+    setSignatureText(m, model, signatureText);
     internalizeAllBut(m, exported);
   };
   mlx::computeUnitKey(program,
-                      (optionsKey + " uses-matmul " + Twine(usesMatmul)).str());
+                      (optionsKey + " uses-matmul " + Twine(usesMatmul) +
+                       " signature " + signatureText)
+                          .str());
   if (cudaModule) {
     // The CUDA variant's host code is a schedule of launches: code
     // generation only (at O3, one straight-line function of thousands of
@@ -1076,6 +1099,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return failure();
     }
     reportMemoryPlan(*cudaModule, *signature);
+    if (auto planned = cudaModule->lookupSymbol<func::FuncOp>(
+            mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda)))
+      if (auto plan =
+              planned->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place"))
+        signature->setCudaInPlace(plan.asArrayRef());
     auto graph = cudaModule->lookupSymbol<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
     bool capturable = graph && graph->hasAttr("mlx.capturable");
@@ -1125,6 +1153,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return module.emitError() << "linking the CPU and CUDA variants failed";
       if (usesMatmul)
         setModelFlags(**llvmModule, model, MLXRT_MODEL_USES_MATMUL);
+      setSignatureText(**llvmModule, model, signature->str());
     }
   }
   if (split)

@@ -1,0 +1,122 @@
+//===- PlanInPlaceOutputs.cpp - the mlxc-plan-in-place-outputs pass -------===//
+//
+// A decode step returns its KV cache updated at one row. Bufferized, the
+// output is a copy of the input cache followed by the row's write: the whole
+// cache (16.8 MB for one layer of a 32-head, 2049-entry cache) is read and
+// written on every step. When the caller donates the input (passes its
+// buffer for the output too), the copy is a no-op and only the row moves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCPLANINPLACEOUTPUTS
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+/// The top-level ops (in `block`) that use `buffer` or a view of it, besides
+/// `except`.
+static SmallVector<Operation *> getTopLevelUses(Value buffer, Block &block,
+                                                Operation *except) {
+  SmallVector<Operation *> uses;
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (user == except)
+        continue;
+      if (isa<ViewLikeOpInterface, memref::TransposeOp>(user) &&
+          user->getOperand(0) == value) {
+        for (Value result : user->getResults())
+          worklist.push_back(result);
+      }
+      if (Operation *top = block.findAncestorOpInBlock(*user))
+        uses.push_back(top);
+    }
+  }
+  return uses;
+}
+
+/// Whether `output` may be given the buffer of `input`: `copy` copies the
+/// whole input into it, nothing before the copy touches the output, and
+/// nothing after it reads the input.
+static bool canShare(Block &block, memref::CopyOp copy) {
+  Value input = copy.getSource(), output = copy.getTarget();
+  for (Operation *use : getTopLevelUses(output, block, copy))
+    if (use->isBeforeInBlock(copy))
+      return false;
+  for (Operation *use : getTopLevelUses(input, block, copy))
+    if (!use->isBeforeInBlock(copy) || isa<memref::DeallocOp>(use))
+      return false;
+  return true;
+}
+
+namespace {
+struct MlxcPlanInPlaceOutputsPass final
+    : mlx::impl::MlxcPlanInPlaceOutputsBase<MlxcPlanInPlaceOutputsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([](func::FuncOp func) {
+      if (func.isExternal() || !func.getBody().hasOneBlock())
+        return;
+      Block &block = func.getBody().front();
+      auto isOutput = [&](unsigned i) {
+        return static_cast<bool>(func.getArgAttr(i, "bufferize.result"));
+      };
+      SmallVector<unsigned> outputs;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        if (isOutput(i))
+          outputs.push_back(i);
+      if (outputs.empty())
+        return;
+      SmallVector<int64_t> plan(outputs.size(), -1);
+      llvm::SmallDenseSet<unsigned> sharedInputs;
+      for (auto copy :
+           llvm::make_early_inc_range(block.getOps<memref::CopyOp>())) {
+        auto input = dyn_cast<BlockArgument>(copy.getSource());
+        auto output = dyn_cast<BlockArgument>(copy.getTarget());
+        if (!input || !output || input.getOwner() != &block ||
+            output.getOwner() != &block || isOutput(input.getArgNumber()) ||
+            !isOutput(output.getArgNumber()) ||
+            input.getType() != output.getType() ||
+            !cast<MemRefType>(input.getType()).getLayout().isIdentity() ||
+            sharedInputs.contains(input.getArgNumber()))
+          continue;
+        auto slot = llvm::find(outputs, output.getArgNumber());
+        if (plan[slot - outputs.begin()] >= 0 || !canShare(block, copy))
+          continue;
+        // The copy runs only when the caller gave two buffers.
+        OpBuilder b(copy);
+        Location loc = copy.getLoc();
+        // Only the addresses are compared: no access to either buffer
+        // (mlx-memory-placement).
+        auto address = [&](Value buffer) -> Value {
+          auto op =
+              memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+          op->setAttr("mlx.address_only", b.getUnitAttr());
+          return op;
+        };
+        Value from = address(input), to = address(output);
+        Value differ =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, from, to);
+        auto guard = scf::IfOp::create(b, loc, differ, /*withElse=*/false);
+        copy->moveBefore(guard.thenBlock()->getTerminator());
+        plan[slot - outputs.begin()] = input.getArgNumber();
+        sharedInputs.insert(input.getArgNumber());
+      }
+      if (llvm::any_of(plan, [](int64_t i) { return i >= 0; }))
+        func->setAttr("mlxc.in_place",
+                      DenseI64ArrayAttr::get(func.getContext(), plan));
+    });
+  }
+};
+} // namespace

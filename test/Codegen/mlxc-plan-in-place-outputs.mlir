@@ -1,0 +1,69 @@
+// RUN: mlx-opt %s --split-input-file --mlxc-plan-in-place-outputs | FileCheck %s
+
+// A cache updated at one row: the output is a whole copy of the input, then
+// the row is written. The copy runs only when the caller passes two buffers;
+// the plan pairs out-parameter 1 with input 0.
+// CHECK-LABEL: func.func @cache_update(
+// CHECK-SAME:    mlxc.in_place = array<i64: -1, 0>
+// CHECK:         %[[FROM:.+]] = memref.extract_aligned_pointer_as_index %arg0 : {{.*}} {mlx.address_only}
+// CHECK:         %[[TO:.+]] = memref.extract_aligned_pointer_as_index %arg4 : {{.*}} {mlx.address_only}
+// CHECK:         %[[DIFFER:.+]] = arith.cmpi ne, %[[FROM]], %[[TO]] : index
+// CHECK:         scf.if %[[DIFFER]] {
+// CHECK-NEXT:      memref.copy %arg0, %arg4
+// CHECK-NEXT:    }
+// CHECK:         memref.subview %arg4
+func.func @cache_update(%cache: memref<2x16x8xf32>, %row: memref<2x1x8xf32>,
+                        %offset: index, %out0: memref<2x1x8xf32> {bufferize.result},
+                        %new_cache: memref<2x16x8xf32> {bufferize.result}) {
+  memref.copy %row, %out0 : memref<2x1x8xf32> to memref<2x1x8xf32>
+  memref.copy %cache, %new_cache : memref<2x16x8xf32> to memref<2x16x8xf32>
+  %window = memref.subview %new_cache[0, %offset, 0] [2, 1, 8] [1, 1, 1] : memref<2x16x8xf32> to memref<2x1x8xf32, strided<[128, 8, 1], offset: ?>>
+  memref.copy %row, %window : memref<2x1x8xf32> to memref<2x1x8xf32, strided<[128, 8, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// The input is read after the copy (through a view): sharing the buffer
+// would read the new row. Nothing changes.
+// CHECK-LABEL: func.func @read_after_copy(
+// CHECK-NOT:     mlxc.in_place
+// CHECK-NOT:     scf.if
+func.func @read_after_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
+                           %new_cache: memref<16x8xf32> {bufferize.result},
+                           %old: memref<1x8xf32> {bufferize.result}) {
+  memref.copy %cache, %new_cache : memref<16x8xf32> to memref<16x8xf32>
+  %window = memref.subview %new_cache[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %row, %window : memref<1x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  %before = memref.subview %cache[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %before, %old : memref<1x8xf32, strided<[8, 1], offset: 24>> to memref<1x8xf32>
+  return
+}
+
+// -----
+
+// The output is written before the copy: not shared.
+// CHECK-LABEL: func.func @written_before_copy(
+// CHECK-NOT:     scf.if
+func.func @written_before_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
+                               %new_cache: memref<16x8xf32> {bufferize.result}) {
+  %window = memref.subview %new_cache[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %row, %window : memref<1x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %cache, %new_cache : memref<16x8xf32> to memref<16x8xf32>
+  return
+}
+
+// -----
+
+// One input copied into two outputs: only the last copy may share it (the
+// first is followed by a read of the input).
+// CHECK-LABEL: func.func @two_copies(
+// CHECK-SAME:    mlxc.in_place = array<i64: -1, 0>
+// CHECK-COUNT-1: scf.if
+func.func @two_copies(%cache: memref<16x8xf32>,
+                      %a: memref<16x8xf32> {bufferize.result},
+                      %b: memref<16x8xf32> {bufferize.result}) {
+  memref.copy %cache, %a : memref<16x8xf32> to memref<16x8xf32>
+  memref.copy %cache, %b : memref<16x8xf32> to memref<16x8xf32>
+  return
+}
