@@ -425,6 +425,34 @@ const mlxrt_model_abi SixModel = {MLXRT_ABI_VERSION,
                                   sixCpu,
                                   programEntry};
 
+/// Whether the last run of doubleEntry had one buffer for input and output.
+bool LastShared;
+
+/// y = 2 * x, elementwise (safe in place).
+void doubleEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++Calls;
+  LastShared = args[0] == args[1];
+  launch("scale2", {args[0], args[1]});
+}
+
+void doubleCpu(void **args) {
+  LastShared = args[0] == args[1];
+  for (unsigned i = 0; i < N; ++i)
+    static_cast<float *>(args[1])[i] = 2 * static_cast<float *>(args[0])[i];
+}
+
+/// Its signature lets the CUDA variant write y into a donated x.
+const mlxrt_model_abi InPlaceModel = {MLXRT_ABI_VERSION,
+                                      0,
+                                      "double",
+                                      "entry double\n"
+                                      "input x float32 64\n"
+                                      "output y float32 64\n"
+                                      "cuda-in-place y x\n",
+                                      doubleCpu,
+                                      doubleEntry};
+
 struct Transfers {
   int toDevice = 0, toHost = 0;
   size_t bytes = 0;
@@ -512,6 +540,57 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
   EXPECT_EQ(ys[9], 100 * 6 * 6 * 6 * 6 * 6 * 6);
   for (mlxrt_array *a : {x, y, z})
     mlxrt_array_release(a);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+// An output the signature pairs with an input (cuda-in-place) is written
+// into that input when the caller donates it: one buffer for both, no
+// exchange, and the CUDA graph replays on it. Given another array, or not
+// donated, the program gets two buffers.
+TEST_P(FakeCuda, ApiDonatedInPlaceSharesOneBuffer) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &InPlaceModel, &m, &err), MLXRT_OK)
+      << err.message;
+  std::vector<float> xs(N, 1.5f), ys(N);
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  for (int call = 0; call < 4; ++call) {
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
+    EXPECT_TRUE(LastShared) << "call " << call;
+  }
+  EXPECT_EQ(Calls, 2); // Then replayed as a CUDA graph on the one buffer.
+  ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[5], 1.5f * 16);
+  // Not donated: two buffers, the input unchanged.
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_FALSE(LastShared);
+  ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[5], 1.5f * 32);
+  ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[5], 1.5f * 16);
+  mlxrt_array_release(x);
+  mlxrt_array_release(y);
+  mlxrt_model_close(m);
+  // A model without the record exchanges the donated array's storage.
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[5], 1.5f * 6);
+  mlxrt_array_release(x);
   mlxrt_model_close(m);
   mlxrt_instance_destroy(inst);
 }
