@@ -36,7 +36,9 @@ static std::string getBufferizePipeline(bool markResults) {
 
 std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
   // The output marks let the products write outputs directly, as on CUDA.
-  return getBufferizePipeline(/*markResults=*/matmulCalls) +
+  return getBufferizePipeline(/*markResults=*/true) +
+         // An updated input (a KV cache) may share the output's buffer.
+         "mlxc-plan-in-place-outputs," +
          (matmulCalls ? "mlxc-matmul-to-runtime,"
                       : "mlxc-fold-product-transposes,") +
          // Strided copies would call the C runner utils' memrefCopy otherwise.

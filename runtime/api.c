@@ -511,12 +511,13 @@ static bool isInput(mlxrt_array *const *inputs, size_t n,
 }
 
 /// Whether output `k`, given the donated array `dst`, is written into it in
-/// place: the CUDA variant runs and its signature pairs the output with
+/// place: the signature pairs the output, for the variant that runs, with
 /// the input `dst` is passed as.
 static bool sharesInput(const mlxrt_model *m, mlxrt_array *const *inputs,
                         size_t k, const mlxrt_array *dst) {
-  long j = m->sig.outputs[k].cuda_in_place_of;
-  return m->onDevice && j >= 0 && inputs[j] == dst;
+  const mlxrt_param *p = &m->sig.outputs[k];
+  long j = m->onDevice ? p->cuda_in_place_of : p->cpu_in_place_of;
+  return j >= 0 && inputs[j] == dst;
 }
 
 mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
@@ -563,7 +564,7 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
     m->fresh[k] = NULL;
     mlxrt_array *dst = outputs[k];
     if (dst && sharesInput(m, inputs, k, dst)) {
-      // The CUDA variant updates the donated input where it is.
+      // The program updates the donated input where it is.
       m->args[num_inputs + k] = dst->data;
       continue;
     }

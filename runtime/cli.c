@@ -37,7 +37,7 @@ typedef struct {
   const char *device; ///< NULL: CUDA when available, else the CPU.
   long repeat;        ///< 0: run once, untimed.
   bool cold;          ///< --cold: the host rewrites inputs before each run.
-  /// --in-place: outputs the CUDA variant may write into their inputs'
+  /// --in-place: outputs the program may write into their inputs'
   /// buffers (a KV cache) are.
   bool inPlace;
   bool help;
@@ -238,9 +238,9 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
       "                       clock; measures unified-memory traffic)\n"
       "  --repeat N           after one warm-up run, run N times and print\n"
       "                       the median time\n"
-      "  --in-place           on CUDA, an output the program updates from an\n"
-      "                       input (a KV cache) is written into that\n"
-      "                       input's buffer: only the update moves\n"
+      "  --in-place           an output the program updates from an input\n"
+      "                       (a KV cache) is written into that input's\n"
+      "                       buffer: only the update moves\n"
       "  --help               show this text\n"
       "  --version            show the runtime's version\n"
       "\n"
@@ -455,11 +455,18 @@ typedef struct {
   int argc;
 } Run;
 
+/// The input whose buffer output `k` may be written into by the variant
+/// that runs, or -1.
+static long sharedInput(const Run *run, size_t k) {
+  const mlxrt_param *p = &run->sig.outputs[k];
+  return mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA
+             ? p->cuda_in_place_of
+             : p->cpu_in_place_of;
+}
+
 /// Whether output `k` is written into its input's buffer (--in-place).
 static bool isShared(const Run *run, size_t k) {
-  return run->opts.inPlace && run->dev &&
-         run->sig.outputs[k].cuda_in_place_of >= 0 &&
-         mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA;
+  return run->opts.inPlace && run->dev && sharedInput(run, k) >= 0;
 }
 
 static void releaseRun(Run *run) {
@@ -548,7 +555,7 @@ static int prepareBuffers(Run *run, FILE *errs) {
   for (size_t k = 0; k < sig->num_outputs; ++k) {
     const mlxrt_param *p = &sig->outputs[k];
     if (isShared(run, k)) {
-      run->args[sig->num_inputs + k] = run->args[p->cuda_in_place_of];
+      run->args[sig->num_inputs + k] = run->args[sharedInput(run, k)];
       continue;
     }
     if (mlxrt_device_alloc(run->dev, p->type.nbytes,

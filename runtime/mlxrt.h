@@ -139,8 +139,9 @@ void mlxrt_host_free(void *p);
 typedef struct mlxrt_param {
   char *name;
   mlxrt_tensor type; ///< data is NULL.
-  /// Outputs: the index of the input whose buffer the CUDA variant may
-  /// write this output into (the caller donates it), or -1.
+  /// Outputs: the index of the input whose buffer the CPU / the CUDA
+  /// variant may write this output into (the caller donates it), or -1.
+  long cpu_in_place_of;
   long cuda_in_place_of;
 } mlxrt_param;
 
@@ -148,7 +149,7 @@ typedef struct mlxrt_param {
 ///   entry <function-name>
 ///   input <name> <dtype> <dims>      (dims: "8,64" or "scalar")
 ///   output <name> <dtype> <dims>
-///   cuda-in-place <output> <input>   (after both)
+///   cpu-in-place <output> <input>    (after both; also cuda-in-place)
 typedef struct mlxrt_signature {
   char *entry;
   size_t num_inputs;

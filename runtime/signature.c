@@ -123,7 +123,7 @@ static mlxrt_status parseParam(mlxrt_signature *sig, bool isInput,
     return st;
 
   mlxrt_param param;
-  param.cuda_in_place_of = -1;
+  param.cpu_in_place_of = param.cuda_in_place_of = -1;
   if ((st = mlxrt_tensor_init(&param.type, dtype, rank, dims, err)) != MLXRT_OK)
     return st;
   if (!(param.name = mlxrt_strndup(tok[1].start, tok[1].len)))
@@ -149,34 +149,42 @@ static long findParam(const mlxrt_param *params, size_t count, Token name) {
   return -1;
 }
 
-/// Parses "cuda-in-place <output> <input>": both declared before, of one
-/// type, each output and input in one pair at most.
+/// The pair of output `p` in the record `cpu-in-place` or `cuda-in-place`.
+static long *inPlaceSlot(mlxrt_param *p, bool cuda) {
+  return cuda ? &p->cuda_in_place_of : &p->cpu_in_place_of;
+}
+
+/// Parses "cpu-in-place|cuda-in-place <output> <input>": both declared
+/// before, of one type, each output and input in one pair at most (per
+/// variant).
 static mlxrt_status parseInPlace(mlxrt_signature *sig, const Token *tok,
                                  int ntok, mlxrt_error *err) {
+  bool cuda = tokenIs(tok[0], "cuda-in-place");
+  const char *record = cuda ? "cuda-in-place" : "cpu-in-place";
   if (ntok != 3)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                      "expected 'cuda-in-place <output> <input>'");
+                      "expected '%s <output> <input>'", record);
   long out = findParam(sig->outputs, sig->num_outputs, tok[1]);
   long in = findParam(sig->inputs, sig->num_inputs, tok[2]);
   if (out < 0 || in < 0)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                      "cuda-in-place: no output '%.*s' or no input '%.*s'",
+                      "%s: no output '%.*s' or no input '%.*s'", record,
                       (int)tok[1].len, tok[1].start, (int)tok[2].len,
                       tok[2].start);
   const mlxrt_tensor *a = &sig->outputs[out].type, *b = &sig->inputs[in].type;
   bool sameType =
       a->dtype == b->dtype && a->rank == b->rank &&
       memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) == 0;
-  bool taken = sig->outputs[out].cuda_in_place_of >= 0;
+  bool taken = *inPlaceSlot(&sig->outputs[out], cuda) >= 0;
   for (size_t k = 0; k < sig->num_outputs; ++k)
-    taken |= sig->outputs[k].cuda_in_place_of == in;
+    taken |= *inPlaceSlot(&sig->outputs[k], cuda) == in;
   if (!sameType || taken)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                      "cuda-in-place: output '%.*s' and input '%.*s' %s",
+                      "%s: output '%.*s' and input '%.*s' %s", record,
                       (int)tok[1].len, tok[1].start, (int)tok[2].len,
                       tok[2].start,
                       taken ? "are already paired" : "differ in type");
-  sig->outputs[out].cuda_in_place_of = in;
+  *inPlaceSlot(&sig->outputs[out], cuda) = in;
   return MLXRT_OK;
 }
 
@@ -201,11 +209,11 @@ static mlxrt_status parseLine(mlxrt_signature *sig, const char *line,
   }
   if (tokenIs(tok[0], "input") || tokenIs(tok[0], "output"))
     return parseParam(sig, tokenIs(tok[0], "input"), tok, ntok, err);
-  if (tokenIs(tok[0], "cuda-in-place"))
+  if (tokenIs(tok[0], "cpu-in-place") || tokenIs(tok[0], "cuda-in-place"))
     return parseInPlace(sig, tok, ntok, err);
   return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
-                    "unknown record '%.*s' (expected entry, input, output or "
-                    "cuda-in-place)",
+                    "unknown record '%.*s' (expected entry, input, output, "
+                    "cpu-in-place or cuda-in-place)",
                     (int)tok[0].len, tok[0].start);
 }
 

@@ -45,6 +45,9 @@ std::string ProgramSignature::str() const {
     add("input", spec);
   for (const TensorSpec &spec : outputs)
     add("output", spec);
+  for (auto [output, input] : cpuInPlace)
+    text += "cpu-in-place " + outputs[output].name + " " + inputs[input].name +
+            "\n";
   for (auto [output, input] : cudaInPlace)
     text += "cuda-in-place " + outputs[output].name + " " + inputs[input].name +
             "\n";
@@ -53,8 +56,9 @@ std::string ProgramSignature::str() const {
 
 static bool isEmpty(const TensorSpec &spec);
 
-void ProgramSignature::setCudaInPlace(ArrayRef<int64_t> plan) {
-  cudaInPlace.clear();
+void ProgramSignature::setInPlace(Variant variant, ArrayRef<int64_t> plan) {
+  auto &pairs = variant == Variant::Cpu ? cpuInPlace : cudaInPlace;
+  pairs.clear();
   // The graph function's arguments: the inputs that hold elements, then
   // one out-parameter per computed output.
   SmallVector<size_t> inputOfArg;
@@ -70,7 +74,7 @@ void ProgramSignature::setCudaInPlace(ArrayRef<int64_t> plan) {
       continue;
     if (param < plan.size() && plan[param] >= 0 &&
         static_cast<size_t>(plan[param]) < inputOfArg.size())
-      cudaInPlace.push_back({k, inputOfArg[plan[param]]});
+      pairs.push_back({k, inputOfArg[plan[param]]});
     ++param;
   }
 }

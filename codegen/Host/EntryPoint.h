@@ -35,20 +35,23 @@ struct OutputSource {
 };
 
 /// The interface of one graph function, taken before lowering.
+enum class Variant;
+
 struct ProgramSignature {
   std::string entry;
   SmallVector<TensorSpec> inputs, outputs;
   SmallVector<OutputSource> outputSources;
-  /// (output, input) pairs whose buffers the CUDA variant lets the caller
-  /// share: the output is the input, updated (mlxc-plan-in-place-outputs).
-  SmallVector<std::pair<size_t, size_t>> cudaInPlace;
+  /// (output, input) pairs whose buffers the CPU and the CUDA variant let
+  /// the caller share: the output is the input, updated
+  /// (mlxc-plan-in-place-outputs).
+  SmallVector<std::pair<size_t, size_t>> cpuInPlace, cudaInPlace;
 
   /// The text of `mlxc_program_signature`.
   std::string str() const;
 
-  /// Records the CUDA graph function's `mlxc.in_place` plan (per
-  /// out-parameter, the argument index of the input it may share, or -1).
-  void setCudaInPlace(ArrayRef<int64_t> plan);
+  /// Records a graph function's `mlxc.in_place` plan (per out-parameter,
+  /// the argument index of the input it may share, or -1).
+  void setInPlace(enum Variant variant, ArrayRef<int64_t> plan);
 };
 
 /// Reads the signature of `func`; arguments and results must be statically

@@ -58,6 +58,7 @@ class _Tensor(ctypes.Structure):
 
 class _Param(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("type", _Tensor),
+                ("cpu_in_place_of", ctypes.c_long),
                 ("cuda_in_place_of", ctypes.c_long)]
 
 

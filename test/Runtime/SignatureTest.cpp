@@ -90,6 +90,15 @@ TEST(Signature, CudaInPlacePairsAnOutputWithItsInput) {
   ASSERT_EQ(mlxrt_signature_parse(text, &sig, &err), MLXRT_OK) << err.message;
   EXPECT_EQ(sig.outputs[0].cuda_in_place_of, -1);
   EXPECT_EQ(sig.outputs[1].cuda_in_place_of, 1);
+  EXPECT_EQ(sig.outputs[1].cpu_in_place_of, -1);
+  mlxrt_signature_free(&sig);
+  // The CPU variant's pairs, on their own.
+  std::string both = std::string(text) + "cpu-in-place new_cache cache\n";
+  ASSERT_EQ(mlxrt_signature_parse(both.c_str(), &sig, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(sig.outputs[1].cpu_in_place_of, 1);
+  EXPECT_EQ(sig.outputs[1].cuda_in_place_of, 1);
+  EXPECT_EQ(sig.outputs[0].cpu_in_place_of, -1);
   mlxrt_signature_free(&sig);
 
   const char *head = "entry f\ninput a float32 4\ninput b float32 2\n"
@@ -122,7 +131,8 @@ TEST(Signature, Malformed) {
             "malformed program signature: line 2: second 'entry' record");
   EXPECT_EQ(parseError("entry f\nparam x float32 4\n"),
             "malformed program signature: line 2: unknown record 'param' "
-            "(expected entry, input, output or cuda-in-place)");
+            "(expected entry, input, output, cpu-in-place or "
+            "cuda-in-place)");
   EXPECT_EQ(parseError("entry f\ninput x float32\n"),
             "malformed program signature: line 2: expected 'input <name> "
             "<dtype> <dims>'");

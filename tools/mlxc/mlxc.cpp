@@ -1063,8 +1063,13 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   {
     TimingScope t = phase(timing, "linalg to llvm dialect (cpu)");
     if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
-                                &t)) ||
-        failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu, model,
+                                &t)))
+      return failure();
+    if (Operation *graph = module.lookupSymbol(
+            mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)))
+      if (auto plan = graph->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place"))
+        signature->setInPlace(mlx::Variant::Cpu, plan.asArrayRef());
+    if (failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu, model,
                                   /*capturable=*/false, cuda)) ||
         (emit == Emit::Lib &&
          failed(mlx::addTypedEntryPoint(module, *signature, model))) ||
@@ -1103,7 +1108,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
             mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda)))
       if (auto plan =
               planned->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place"))
-        signature->setCudaInPlace(plan.asArrayRef());
+        signature->setInPlace(mlx::Variant::Cuda, plan.asArrayRef());
     auto graph = cudaModule->lookupSymbol<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
     bool capturable = graph && graph->hasAttr("mlx.capturable");
