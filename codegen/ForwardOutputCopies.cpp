@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -21,18 +22,6 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
-
-/// The allocation under expand/collapse views of `value`, or null.
-static memref::AllocOp getAllocUnderViews(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto alloc = dyn_cast<memref::AllocOp>(def))
-      return alloc;
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return nullptr;
-    value = def->getOperand(0);
-  }
-  return nullptr;
-}
 
 /// Whether every use of `value` (through views) is in an op of `block`
 /// before `end`, or `end` itself.
@@ -99,7 +88,7 @@ struct MlxcForwardOutputCopiesPass final
             !func.getArgAttr(out.getArgNumber(), "bufferize.result") ||
             !out.hasOneUse())
           continue;
-        memref::AllocOp alloc = getAllocUnderViews(copy.getSource());
+        memref::AllocOp alloc = mlx::getAllocUnderReshapes(copy.getSource());
         if (!alloc || alloc->getBlock() != &block)
           continue;
         auto allocType = alloc.getType();

@@ -21,6 +21,17 @@ Value mlx::getRootBuffer(Value value) {
   return value;
 }
 
+memref::AllocOp mlx::getAllocUnderReshapes(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(def))
+      return alloc;
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return {};
+    value = def->getOperand(0);
+  }
+  return {};
+}
+
 /// The op that fills `operand` (a linalg.transpose, or a linalg.generic
 /// that broadcasts a matrix over the batch) when nothing else touches the
 /// buffer and its source is not written before the product: the product
@@ -67,16 +78,10 @@ linalg::LinalgOp mlx::getFoldableCopy(Value operand, Operation *product) {
       return {};
   }
   // The buffer behind `operand` (through reshapes) must have no other use.
-  Value root = operand;
-  while (Operation *def = root.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def))
-      break;
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return {};
-    root = def->getOperand(0);
-  }
-  if (!root.getDefiningOp<memref::AllocOp>())
+  memref::AllocOp alloc = getAllocUnderReshapes(operand);
+  if (!alloc)
     return {};
+  Value root = alloc.getResult();
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();

@@ -1,4 +1,5 @@
-//===- ProductOperands.h - operands of products, read through copies -*- C++ -*-===//
+//===- ProductOperands.h - operands of products, read through copies -*- C++
+//-*-===//
 //
 // A product's operand is often a copy the graph made only for it: a
 // transpose (x @ w.T) or a broadcast over the batch. Both targets read the
@@ -12,12 +13,17 @@
 #define MLXC_CODEGEN_PRODUCTOPERANDS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::mlx {
 
 /// The allocation or argument a buffer is a view of.
 Value getRootBuffer(Value value);
+
+/// The memref.alloc that `value` is, or is a reshape (expand/collapse) of;
+/// null for anything else (other views, arguments).
+memref::AllocOp getAllocUnderReshapes(Value value);
 
 /// The op that fills `operand` (a linalg.transpose, or a linalg.generic
 /// that broadcasts a matrix over the batch) when nothing else touches the

@@ -126,17 +126,10 @@ static bool isLibraryAligned(const MatrixOperand &operand, Type element) {
 /// only when `accept` takes the operand's new value; returns that value, or
 /// null with nothing changed.
 static Value padAllocation(Value operand, function_ref<bool(Value)> accept) {
-  Value root = operand;
-  while (Operation *def = root.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def))
-      break;
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return {};
-    root = def->getOperand(0);
-  }
-  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  memref::AllocOp alloc = mlx::getAllocUnderReshapes(operand);
   if (!alloc)
     return {};
+  Value root = alloc.getResult();
   MemRefType type = alloc.getType();
   Type element = type.getElementType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -556,15 +549,8 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
 /// copied into an output argument at the end, the product writes that
 /// argument directly: the copy kernel and the buffer go.
 static void elideOutputCopy(Value c) {
-  Value root = c;
-  while (Operation *def = root.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def))
-      break;
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return;
-    root = def->getOperand(0);
-  }
-  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  memref::AllocOp alloc = mlx::getAllocUnderReshapes(c);
+  Value root = alloc ? alloc.getResult() : Value();
   if (!alloc || !alloc.getType().hasStaticShape() ||
       !alloc.getType().getLayout().isIdentity() || alloc->getNumOperands() != 0)
     return;
