@@ -59,8 +59,8 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   }
   if (kernels.empty())
     return;
-  // Every operand of the slice (but the load's own value) exists where the
-  // kernels start: the slice ops are moved below their uses in order.
+  // In block order, so that each clone finds its operands already cloned
+  // (or defined before the kernel).
   llvm::sort(slice,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value root = mlx::getRootBuffer(load.getMemRef());
@@ -88,13 +88,19 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
         })
         .wasInterrupted();
   };
-  // A graph input (not an output) is written by no library call: the
-  // kernels in between only need to leave it alone.
+  // A graph input (not an output, nor an input an output may share: see
+  // mlxc-plan-in-place-outputs) is written by no library call: the kernels
+  // in between only need to leave it alone.
   auto arg = dyn_cast<BlockArgument>(root);
   auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
                   : func::FuncOp();
-  bool isInput = func && arg.getOwner() == &func.getBody().front() &&
-                 !func.getArgAttr(arg.getArgNumber(), "bufferize.result");
+  auto shared = func ? func->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place")
+                     : DenseI64ArrayAttr();
+  bool isInput =
+      func && arg.getOwner() == &func.getBody().front() &&
+      !func.getArgAttr(arg.getArgNumber(), "bufferize.result") &&
+      !(shared && llvm::is_contained(shared.asArrayRef(),
+                                     static_cast<int64_t>(arg.getArgNumber())));
   for (scf::ParallelOp kernel : kernels) {
     for (Operation *it = load->getNextNode(); it != kernel.getOperation();
          it = it->getNextNode()) {
