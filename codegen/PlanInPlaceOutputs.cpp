@@ -11,6 +11,7 @@
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -46,11 +47,21 @@ static SmallVector<Operation *> getTopLevelUses(Value buffer, Block &block,
   return uses;
 }
 
+/// The (source, target) of a whole-buffer copy: memref.copy, or linalg.copy
+/// on buffers.
+static std::optional<std::pair<Value, Value>> getCopy(Operation *op) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return std::pair(copy.getSource(), copy.getTarget());
+  if (auto copy = dyn_cast<linalg::CopyOp>(op);
+      copy && copy.hasPureBufferSemantics())
+    return std::pair(copy.getInputs()[0], copy.getOutputs()[0]);
+  return std::nullopt;
+}
+
 /// Whether `output` may be given the buffer of `input`: `copy` copies the
 /// whole input into it, nothing before the copy touches the output, and
 /// nothing after it reads the input.
-static bool canShare(Block &block, memref::CopyOp copy) {
-  Value input = copy.getSource(), output = copy.getTarget();
+static bool canShare(Block &block, Operation *copy, Value input, Value output) {
   for (Operation *use : getTopLevelUses(output, block, copy))
     if (use->isBeforeInBlock(copy))
       return false;
@@ -80,10 +91,13 @@ struct MlxcPlanInPlaceOutputsPass final
         return;
       SmallVector<int64_t> plan(outputs.size(), -1);
       llvm::SmallDenseSet<unsigned> sharedInputs;
-      for (auto copy :
-           llvm::make_early_inc_range(block.getOps<memref::CopyOp>())) {
-        auto input = dyn_cast<BlockArgument>(copy.getSource());
-        auto output = dyn_cast<BlockArgument>(copy.getTarget());
+      for (Operation &op : llvm::make_early_inc_range(block)) {
+        std::optional<std::pair<Value, Value>> ends = getCopy(&op);
+        if (!ends)
+          continue;
+        Operation *copy = &op;
+        auto input = dyn_cast<BlockArgument>(ends->first);
+        auto output = dyn_cast<BlockArgument>(ends->second);
         if (!input || !output || input.getOwner() != &block ||
             output.getOwner() != &block || isOutput(input.getArgNumber()) ||
             !isOutput(output.getArgNumber()) ||
@@ -92,11 +106,12 @@ struct MlxcPlanInPlaceOutputsPass final
             sharedInputs.contains(input.getArgNumber()))
           continue;
         auto slot = llvm::find(outputs, output.getArgNumber());
-        if (plan[slot - outputs.begin()] >= 0 || !canShare(block, copy))
+        if (plan[slot - outputs.begin()] >= 0 ||
+            !canShare(block, copy, input, output))
           continue;
         // The copy runs only when the caller gave two buffers.
         OpBuilder b(copy);
-        Location loc = copy.getLoc();
+        Location loc = copy->getLoc();
         // Only the addresses are compared: no access to either buffer
         // (mlx-memory-placement).
         auto address = [&](Value buffer) -> Value {

@@ -306,9 +306,21 @@ struct DynamicSliceUpdateOpLowering final
       sizes.push_back(rewriter.getIndexAttr(size));
       strides.push_back(rewriter.getIndexAttr(1));
     }
+    // A graph input is read-only: the result starts as an explicit copy of
+    // it, so that the update's producers can write straight into the
+    // result's window (eliminate-empty-tensors) rather than into a buffer
+    // copied there, and so that the copy can be skipped when the caller
+    // donates the input (mlxc-plan-in-place-outputs).
+    Value dest = adaptor.getSrc();
+    if (isa<BlockArgument>(dest)) {
+      auto type = cast<RankedTensorType>(dest.getType());
+      Value init = tensor::EmptyOp::create(
+          rewriter, op.getLoc(), type.getShape(), type.getElementType());
+      dest = linalg::CopyOp::create(rewriter, op.getLoc(), dest, init)
+                 .getResult(0);
+    }
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, adaptor.getUpdate(), adaptor.getSrc(), offsetValues, sizes,
-        strides);
+        op, adaptor.getUpdate(), dest, offsetValues, sizes, strides);
     return success();
   }
 };

@@ -67,3 +67,25 @@ func.func @two_copies(%cache: memref<16x8xf32>,
   memref.copy %cache, %b : memref<16x8xf32> to memref<16x8xf32>
   return
 }
+
+// -----
+
+// The copy as the lowering of mx.slice_update makes it (linalg.copy of a
+// graph input), the row's producer writing straight into the window.
+// CHECK-LABEL: func.func @linalg_copy(
+// CHECK-SAME:    mlxc.in_place = array<i64: 0>
+// CHECK:         scf.if
+// CHECK-NEXT:      linalg.copy ins(%arg0 : memref<16x8xf32>) outs(%arg2 : memref<16x8xf32>)
+// CHECK-NEXT:    }
+// CHECK:         linalg.generic
+func.func @linalg_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
+                       %new_cache: memref<16x8xf32> {bufferize.result}) {
+  linalg.copy ins(%cache : memref<16x8xf32>) outs(%new_cache : memref<16x8xf32>)
+  %window = memref.subview %new_cache[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%row : memref<1x8xf32>) outs(%window : memref<1x8xf32, strided<[8, 1], offset: 24>>) {
+  ^bb0(%in: f32, %out: f32):
+    %twice = arith.addf %in, %in : f32
+    linalg.yield %twice : f32
+  }
+  return
+}
