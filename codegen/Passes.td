@@ -55,6 +55,21 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
 // GPU preparation
 //===----------------------------------------------------------------------===//
 
+def MlxcVectorProducts : Pass<"mlxc-vector-products", "::mlir::ModuleOp"> {
+  let summary = "Products of few rows as row reductions of the stored rows";
+  let description = [{
+    A matrix product with at most 4 rows per batch (one row in a decode
+    step; more only when its right-hand side is at most 4 MiB, as it is
+    reread per row) whose operands both read the reduced axis innermost
+    once transposes and broadcasts are seen through (`x @ w.T`, `q @ k.T`)
+    becomes a `linalg.generic` reading the sources of those copies: a row
+    reduction, one output element per stored row, which
+    `mlxc-form-kernels` makes a `row_reduction` kernel with its epilogue.
+    Such products are bound by reading the stored operand, and the row
+    kernels read it at the memory floor.
+  }];
+}
+
 def MlxcFormKernels : Pass<"mlxc-form-kernels", "::mlir::ModuleOp"> {
   let summary = "Group linalg-on-tensors ops into kernel regions";
   let description = [{

@@ -60,6 +60,17 @@ constexpr int64_t kLongRowGroups = 8192;
 /// Row elements a thread keeps in registers (more: strided loops that read
 /// the row again per pass).
 constexpr int64_t kMaxRegistersPerThread = 16;
+/// Many short rows (a decode step's matrix-vector products, attention
+/// scores) take a warp per row, kRowsPerBlock rows per block: no shared
+/// memory or barrier, and each lane keeps several 16-byte loads in flight.
+/// Short: at most kMaxWarpGroups 16-byte groups per lane.
+constexpr int64_t kMinWarpRows = 256;
+constexpr int64_t kMaxWarpGroups = 8;
+constexpr int64_t kRowsPerBlock = 8;
+/// A strided pass of at most this many groups per thread, the same number
+/// in every thread, is unrolled: the loads of all its groups are in flight
+/// at once.
+constexpr int64_t kMaxUnrolledGroups = 16;
 
 /// One op of a chain.
 struct ChainOp {
@@ -407,13 +418,20 @@ public:
 
 private:
   /// Bytes of the widest element the chain's generics access.
+  /// The widest element of the buffers accessed along the row (per-row
+  /// values, a reduction's accumulator, are not).
   int64_t getWidestElementBytes() const {
     int64_t widest = 1;
-    for (const ChainOp &c : chain.ops)
-      if (auto generic = dyn_cast<linalg::GenericOp>(c.op))
-        for (Value operand : generic->getOperands())
-          widest =
-              std::max(widest, getElementBytes(getElementTypeOrSelf(operand)));
+    for (const ChainOp &c : chain.ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(c.op);
+      if (!generic || c.kind == ChainOp::RowScalar)
+        continue;
+      for (OpOperand &operand : generic->getOpOperands())
+        if (generic.getMatchingIndexingMap(&operand).isFunctionOfDim(
+                generic.getNumLoops() - 1))
+          widest = std::max(
+              widest, getElementBytes(getElementTypeOrSelf(operand.get())));
+    }
     return widest;
   }
   Value cst(int64_t v) {
@@ -432,6 +450,14 @@ private:
   /// the group's loads shared (scoped to the group).
   void forEachInGroup(Value base, function_ref<void(Value)> body);
   /// Whether this thread has a group of columns (strided: a first one).
+  /// The groups per thread of a strided pass when every thread has the
+  /// same number, at most kMaxUnrolledGroups (the pass is unrolled), else 0.
+  int64_t getUnrolledTrips() const {
+    int64_t groups = chain.columns / width;
+    if (groups % threads != 0 || groups / threads > kMaxUnrolledGroups)
+      return 0;
+    return groups / threads;
+  }
   Value hasGroup() {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
                                  cst(chain.columns / width));
@@ -479,6 +505,9 @@ private:
   OpBuilder b;
   Location loc;
   int64_t threads = 0;
+  /// Rows per block: 1 (a block per row), or kRowsPerBlock with a warp per
+  /// row (threads = 32; thread y of the block is the row).
+  int64_t rowsPerBlock = 1;
   /// When every thread owns exactly `unroll` elements of the row (columns
   /// = unroll x threads), the passes are unrolled and each element read
   /// from memory once, at its first use, then kept in a register:
@@ -855,26 +884,39 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
     });
     return SmallVector<Value>{m, s};
   };
-  auto first = scf::IfOp::create(b, loc, TypeRange{type, type}, has,
-                                 /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(first.thenBlock());
-    scf::YieldOp::create(b, loc, foldGroup(tid, Value(), Value()));
-    b.setInsertionPointToStart(first.elseBlock());
-    scf::YieldOp::create(b, loc, ValueRange{zero, zero});
+  Value m, s;
+  if (int64_t trips = getUnrolledTrips()) {
+    for (int64_t t = 0; t < trips; ++t) {
+      Value group =
+          t ? arith::AddIOp::create(b, loc, tid, cst(t * threads)).getResult()
+            : tid;
+      SmallVector<Value> folded = foldGroup(group, m, s);
+      m = folded[0];
+      s = folded[1];
+    }
+  } else {
+    auto first = scf::IfOp::create(b, loc, TypeRange{type, type}, has,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      scf::YieldOp::create(b, loc, foldGroup(tid, Value(), Value()));
+      b.setInsertionPointToStart(first.elseBlock());
+      scf::YieldOp::create(b, loc, ValueRange{zero, zero});
+    }
+    Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
+    auto loop = scf::ForOp::create(
+        b, loc, start, cst(chain.columns / width), cst(threads),
+        ValueRange(first.getResults()),
+        [&](OpBuilder &nested, Location l, Value g, ValueRange acc) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          scf::YieldOp::create(b, l, foldGroup(g, acc[0], acc[1]));
+        });
+    m = loop.getResult(0);
+    s = loop.getResult(1);
   }
-  Value start = arith::AddIOp::create(b, loc, tid, cst(threads));
-  auto loop = scf::ForOp::create(
-      b, loc, start, cst(chain.columns / width), cst(threads),
-      ValueRange(first.getResults()),
-      [&](OpBuilder &nested, Location l, Value g, ValueRange acc) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        scf::YieldOp::create(b, l, foldGroup(g, acc[0], acc[1]));
-      });
-  Value m = loop.getResult(0), s = loop.getResult(1);
 
   // The warp's butterfly on (m, s) pairs; lanes without elements take none.
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
@@ -894,24 +936,26 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
         arith::SelectOp::create(b, loc, mine, s, otherS));
     hasBits = arith::OrIOp::create(b, loc, hasBits, otherBits);
   }
-  // The block: every warp has elements (threads <= columns rounded up).
-  Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
-  Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
-  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &then, Location l) {
-    memref::StoreOp::create(then, l, m, maxWorkgroup, ValueRange{warp});
-    memref::StoreOp::create(then, l, s, sumWorkgroup, ValueRange{warp});
-    scf::YieldOp::create(then, l);
-  });
-  gpu::BarrierOp::create(b, loc);
-  m = memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(0)});
-  s = memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(0)});
-  for (int64_t w = 1; w < threads / kWarpSize; ++w)
-    std::tie(m, s) = mergeOnline(
-        max, m, s,
-        memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(w)}),
-        memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(w)}));
+  if (rowsPerBlock == 1) {
+    // The block: every warp has elements (threads <= columns rounded up).
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
+    Value isLane0 =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+    scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &then, Location l) {
+      memref::StoreOp::create(then, l, m, maxWorkgroup, ValueRange{warp});
+      memref::StoreOp::create(then, l, s, sumWorkgroup, ValueRange{warp});
+      scf::YieldOp::create(then, l);
+    });
+    gpu::BarrierOp::create(b, loc);
+    m = memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(0)});
+    s = memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(0)});
+    for (int64_t w = 1; w < threads / kWarpSize; ++w)
+      std::tie(m, s) = mergeOnline(
+          max, m, s,
+          memref::LoadOp::create(b, loc, maxWorkgroup, ValueRange{cst(w)}),
+          memref::LoadOp::create(b, loc, sumWorkgroup, ValueRange{cst(w)}));
+  }
   // The starting values: the max's joins m, the sum's adds to the sum at
   // the final m.
   Value finalM = mlx::emitCombine(b, *cm.reduction, initialValue(max), m);
@@ -951,6 +995,15 @@ Value ChainEmitter::emitStridedPartial(int index, Value has) {
     });
     return partial;
   };
+  if (int64_t trips = getUnrolledTrips()) {
+    Value partial;
+    for (int64_t t = 0; t < trips; ++t)
+      partial = foldGroup(
+          t ? arith::AddIOp::create(b, loc, tid, cst(t * threads)).getResult()
+            : tid,
+          partial);
+    return partial;
+  }
   Value zeroValue = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   auto first = scf::IfOp::create(b, loc, TypeRange{element}, has,
                                  /*withElseRegion=*/true);
@@ -982,6 +1035,11 @@ void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
   // warp has an element (threads <= columns rounded up to a warp).
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
   partial = mlx::emitWarpButterfly(b, loc, r, partial, hasBits);
+  if (rowsPerBlock > 1) {
+    // A warp per row: the warp's total is the row's.
+    scalars[index] = mlx::emitCombine(b, r, initialValue(index), partial);
+    return;
+  }
   // The block: lane 0 of each warp leaves its total in shared memory.
   Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
   Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
@@ -1016,16 +1074,27 @@ void ChainEmitter::emit() {
   int64_t rows = 1;
   for (int64_t size : chain.rows)
     rows *= size;
+  int64_t widestWidth = std::max<int64_t>(1, 16 / getWidestElementBytes());
+  if (rows >= kMinWarpRows &&
+      chain.columns <= kWarpSize * widestWidth * kMaxWarpGroups) {
+    // The largest power of two up to kRowsPerBlock that divides the rows:
+    // no block has a partial warp of rows.
+    rowsPerBlock = kRowsPerBlock;
+    while (rows % rowsPerBlock != 0)
+      rowsPerBlock /= 2;
+  }
+  // A warp per row: lanes past the row's groups hold none.
+  int64_t maxThreads = rowsPerBlock > 1 ? kWarpSize : kMaxThreads;
   threads =
-      std::min<int64_t>(kMaxThreads, llvm::alignTo(chain.columns, kWarpSize));
+      std::min<int64_t>(maxThreads, llvm::alignTo(chain.columns, kWarpSize));
   if (keepInRegisters) {
     // Groups of `width` columns, 16 bytes of the widest buffer element,
     // when the row splits into whole groups per thread of a full warp.
-    int64_t vectorWidth = std::max<int64_t>(1, 16 / getWidestElementBytes());
+    int64_t vectorWidth = widestWidth;
     while (vectorWidth > 1 && chain.columns % (vectorWidth * kWarpSize) != 0)
       vectorWidth /= 2;
     int64_t vectorThreads =
-        std::min<int64_t>(kMaxThreads, chain.columns / vectorWidth);
+        std::min<int64_t>(maxThreads, chain.columns / vectorWidth);
     if (vectorWidth > 1 && chain.columns % (vectorThreads * vectorWidth) == 0 &&
         chain.columns / vectorThreads <= kMaxRegistersPerThread) {
       width = vectorWidth;
@@ -1043,9 +1112,10 @@ void ChainEmitter::emit() {
     while (width > 1 && chain.columns % width != 0)
       width /= 2;
     int64_t groups = chain.columns / width;
-    int64_t maxThreads =
-        groups >= kLongRowGroups ? kMaxStridedThreads : kMaxThreads;
-    threads = std::min<int64_t>(maxThreads, llvm::alignTo(groups, kWarpSize));
+    int64_t maxStrided = rowsPerBlock > 1 ? kWarpSize
+                         : groups >= kLongRowGroups ? kMaxStridedThreads
+                                                    : kMaxThreads;
+    threads = std::min<int64_t>(maxStrided, llvm::alignTo(groups, kWarpSize));
   }
   // One shared buffer per reduction: a reduction's slots may still be read
   // when a fast warp writes the next one's.
@@ -1056,6 +1126,8 @@ void ChainEmitter::emit() {
   for (auto [index, c] : llvm::enumerate(chain.ops))
     if (c.kind == ChainOp::Reduce) {
       reductions.push_back(index);
+      if (rowsPerBlock > 1)
+        continue; // warps reduce alone
       Type element = getElementTypeOrSelf(
           cast<linalg::GenericOp>(c.op).getDpsInitOperand(0)->get());
       workgroupTypes.push_back(
@@ -1063,7 +1135,8 @@ void ChainEmitter::emit() {
     }
   Value one = cst(1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, cst(rows), one, one, cst(threads), one, one,
+      b, loc, cst(rows / rowsPerBlock), one, one, cst(threads),
+      cst(rowsPerBlock), one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       ValueRange(), workgroupTypes);
   launch->setAttr("mlxc.row_kernel", b.getUnitAttr());
@@ -1071,6 +1144,10 @@ void ChainEmitter::emit() {
   tid = launch.getThreadIds().x;
   // The row's index per non-unit row dim (row-major).
   Value rest = launch.getBlockIds().x;
+  if (rowsPerBlock > 1)
+    rest = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rest, cst(rowsPerBlock)),
+        launch.getThreadIds().y);
   rowIvs.assign(chain.rows.size(), Value());
   for (int i = static_cast<int>(chain.rows.size()) - 1; i >= 0; --i) {
     rowIvs[i] = arith::RemUIOp::create(b, loc, rest, cst(chain.rows[i]));
@@ -1079,8 +1156,9 @@ void ChainEmitter::emit() {
   // Reductions by workgroup buffer; in the strided form a max followed by
   // a sum of exp(h - max) is one online pass (the row is read once less).
   DenseMap<int, Value> workgroupOf;
-  for (auto [slot, index] : llvm::enumerate(reductions))
-    workgroupOf[index] = launch.getWorkgroupAttributions()[slot];
+  if (rowsPerBlock == 1)
+    for (auto [slot, index] : llvm::enumerate(reductions))
+      workgroupOf[index] = launch.getWorkgroupAttributions()[slot];
   llvm::SmallDenseSet<int> done;
   for (auto [index, c] : llvm::enumerate(chain.ops)) {
     if (done.contains(index))

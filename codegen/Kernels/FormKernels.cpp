@@ -39,6 +39,7 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using kernel::isProduct;
 using kernel::Strategy;
 using mlx::dropUnitDims;
 
@@ -51,14 +52,6 @@ struct Group {
   SmallVector<int64_t> rows; ///< Row groups: row loop sizes, unit dims dropped.
   int64_t columns = 0;
 };
-
-bool isProduct(Operation *op) {
-  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-    return true;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumReductionLoops() != 0 &&
-         linalg::isaContractionOpInterface(linalgOp);
-}
 
 bool isCopy(Operation *op) {
   if (isa<tensor::InsertSliceOp, tensor::PadOp, tensor::ConcatOp,

@@ -35,6 +35,29 @@ void RegionOp::build(OpBuilder &builder, OperationState &state,
     block->addArgument(input.getType(), input.getLoc());
 }
 
+/// Whether every input of `op` reads its innermost loop, a reduction,
+/// innermost.
+static bool readsReducedInnermost(linalg::LinalgOp op) {
+  if (op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  AffineExpr reduced = getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return map.getNumResults() != 0 && map.getResults().back() == reduced;
+  });
+}
+
+bool kernel::isProduct(Operation *op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() != 0 &&
+         linalg::isaContractionOpInterface(linalgOp) &&
+         !(linalgOp.getNumReductionLoops() == 1 &&
+           readsReducedInnermost(linalgOp));
+}
+
 /// Whether a linalg op reduces (has a reduction loop).
 static bool reduces(linalg::LinalgOp op) {
   return op.getNumReductionLoops() != 0;
@@ -60,9 +83,7 @@ LogicalResult RegionOp::verify() {
   // The strategy must fit the ops: the lowering relies on it.
   int products = 0, reductions = 0;
   for (Operation &op : block.without_terminator()) {
-    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-        (isa<linalg::LinalgOp>(op) &&
-         linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op))))
+    if (isProduct(&op))
       ++products;
     else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       reductions += reduces(linalgOp);

@@ -25,6 +25,11 @@ namespace mlir::kernel {
 /// regions are inlined (mlxc-inline-kernels).
 constexpr llvm::StringLiteral kKernelIdAttr = "kernel.id";
 constexpr llvm::StringLiteral kKernelStrategyAttr = "kernel.strategy";
+
+/// Whether `op` is a matrix product of a `product` kernel: a linalg matmul
+/// or batch_matmul, or a contraction other than one that reads its single
+/// reduced loop innermost in every input (that one is a row reduction).
+bool isProduct(Operation *op);
 } // namespace mlir::kernel
 
 #endif // KERNEL_KERNELOPS_H
