@@ -168,6 +168,27 @@ def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MlxcSplitVectorProducts
+    : Pass<"mlxc-split-vector-products", "::mlir::ModuleOp"> {
+  let summary = "Products of few rows over a row-major operand, split over k";
+  let description = [{
+    A `linalg.matmul` or `linalg.batch_matmul` on buffers with at most 4
+    rows per batch whose right-hand side has its columns innermost (`h @ w`
+    with `w` [in, out]; a decode step's probabilities times the values)
+    becomes two kernels: partial sums over chunks of k, where a thread owns
+    16 bytes of neighbouring columns of every row and the block's threads
+    over k merge in shared memory, then a thread per output that adds the
+    chunks' sums in order (deterministic) into the output, a zero fill
+    before the product folded in. Such products are bound by reading that
+    operand, which the library's small-N kernels do at under half the
+    memory floor. Runs before `mlxc-matmul-to-runtime`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
   let summary = "One kernel, one block per row, for chains of row reductions";
   let description = [{

@@ -65,8 +65,9 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
   return getBufferizePipeline(/*markResults=*/true) +
          // An updated input (a KV cache) may share the output's buffer.
          "mlxc-plan-in-place-outputs,"
-         // Before the loops: products that cuBLASLt can run become calls.
-         "mlxc-matmul-to-runtime,"
+         // Before the loops: products of few rows over a row-major operand
+         // become split kernels, those that cuBLASLt can run calls.
+         "mlxc-split-vector-products,mlxc-matmul-to-runtime,"
          "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-split-reductions,"
          "mlxc-map-row-reductions,"
          "mlxc-vectorize-elementwise,mlxc-interchange-reductions,"

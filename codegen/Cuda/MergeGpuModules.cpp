@@ -2,6 +2,8 @@
 
 #include "codegen/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::mlx {
@@ -34,6 +36,18 @@ struct MlxcMergeGpuModulesPass final
           return signalPassFailure();
         }
         StringAttr oldName = symbol.getNameAttr();
+        // A global the kernels share (outlining copied it into each of
+        // their modules) stays one global under its name.
+        if (auto global = dyn_cast<memref::GlobalOp>(op)) {
+          auto existing = targetSymbols.lookup<memref::GlobalOp>(oldName);
+          if (existing && existing.getType() == global.getType() &&
+              existing.getInitialValueAttr() ==
+                  global.getInitialValueAttr() &&
+              existing.getConstant() == global.getConstant()) {
+            op.erase();
+            continue;
+          }
+        }
         op.remove();
         // insert() renames the op when the name is taken.
         StringAttr newName = targetSymbols.insert(&op);

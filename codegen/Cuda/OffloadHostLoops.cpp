@@ -3,6 +3,8 @@
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -65,12 +67,12 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value root = mlx::getRootBuffer(load.getMemRef());
   // Whether `op` may write the buffer: a write effect on a view of it, or
-  // one the op does not say where (but a GPU barrier's).
+  // one the op does not say where (but a GPU barrier's or a fence's).
   auto writesRoot = [&](Operation *op) {
     return op
         ->walk([&](Operation *nested) {
           if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-              isa<gpu::BarrierOp>(nested))
+              isa<gpu::BarrierOp, NVVM::MembarOp>(nested))
             return WalkResult::advance();
           auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
           if (!iface)

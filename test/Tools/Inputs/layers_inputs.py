@@ -7,7 +7,7 @@ import numpy as np
 
 folder = sys.argv[1]
 rng = np.random.default_rng(7)
-x = rng.standard_normal((4, 16)).astype(np.float32)
+x = rng.standard_normal((8, 16)).astype(np.float32)
 w1 = rng.standard_normal((16, 16)).astype(np.float32)
 w2 = rng.standard_normal((16, 16)).astype(np.float32)
 

@@ -8,7 +8,7 @@ d = sys.argv[1]
 rng = np.random.default_rng(0)
 x = rng.integers(-4, 5, (2, 5, 8)).astype(np.float32)
 w = rng.integers(-4, 5, (5, 8)).astype(np.float32)
-v = rng.integers(-4, 5, (4, 8)).astype(np.float32)
+v = rng.integers(-4, 5, (5, 8)).astype(np.float32)
 b = rng.integers(-4, 5, (3, 8, 6)).astype(np.float32)
 if "--check" not in sys.argv:
     for name, value in (("x", x), ("w", w), ("v", v), ("b", b)):

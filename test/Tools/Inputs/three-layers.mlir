@@ -1,10 +1,10 @@
 // two-layers.mlir with a third equal layer: an edited model.
-func.func @layers(%x: tensor<4x16xf32> {mlx.name = "x"}, %w1: tensor<16x16xf32> {mlx.name = "w1"}, %w2: tensor<16x16xf32> {mlx.name = "w2"}) -> tensor<4x16xf32> {
-  %p1 = mlx.matmul %x, %w1 : tensor<4x16xf32>, tensor<16x16xf32>
-  %h1 = mlx.softmax %p1 {axes = array<i64: -1>, precise = true} : tensor<4x16xf32>
-  %p2 = mlx.matmul %h1, %w2 : tensor<4x16xf32>, tensor<16x16xf32>
-  %h2 = mlx.softmax %p2 {axes = array<i64: -1>, precise = true} : tensor<4x16xf32>
-  %p3 = mlx.matmul %h2, %w1 : tensor<4x16xf32>, tensor<16x16xf32>
-  %h3 = mlx.softmax %p3 {axes = array<i64: -1>, precise = true} : tensor<4x16xf32>
-  return %h3 : tensor<4x16xf32>
+func.func @layers(%x: tensor<8x16xf32> {mlx.name = "x"}, %w1: tensor<16x16xf32> {mlx.name = "w1"}, %w2: tensor<16x16xf32> {mlx.name = "w2"}) -> tensor<8x16xf32> {
+  %p1 = mlx.matmul %x, %w1 : tensor<8x16xf32>, tensor<16x16xf32>
+  %h1 = mlx.softmax %p1 {axes = array<i64: -1>, precise = true} : tensor<8x16xf32>
+  %p2 = mlx.matmul %h1, %w2 : tensor<8x16xf32>, tensor<16x16xf32>
+  %h2 = mlx.softmax %p2 {axes = array<i64: -1>, precise = true} : tensor<8x16xf32>
+  %p3 = mlx.matmul %h2, %w1 : tensor<8x16xf32>, tensor<16x16xf32>
+  %h3 = mlx.softmax %p3 {axes = array<i64: -1>, precise = true} : tensor<8x16xf32>
+  return %h3 : tensor<8x16xf32>
 }

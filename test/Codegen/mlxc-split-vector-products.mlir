@@ -1,0 +1,54 @@
+// RUN: mlx-opt %s --split-input-file --mlxc-split-vector-products | FileCheck %s
+
+// One row times a weight stored [in, out]: one kernel. Its blocks sum
+// chunks of k (16-byte rows of w per thread), count themselves per column
+// tile, and the last one adds the chunks into the output; the zero fill
+// before the product is folded in.
+// CHECK: memref.global "private" @mlxc_split_product_counts : memref<1xi32> = dense<0>
+// CHECK-LABEL: func.func @one_row
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<4x1x1x96xf32>
+// CHECK: gpu.launch
+// CHECK: memref.get_global @mlxc_split_product_counts
+// CHECK: vector.load %arg1{{.*}} : memref<1x64x96xbf16>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK: memref.store {{.*}}, %[[PARTIALS]]
+// CHECK: nvvm.memory.barrier <gpu>
+// CHECK: memref.atomic_rmw addi
+// CHECK: memref.store {{.*}}, %arg2
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc %[[PARTIALS]]
+// CHECK-NOT: linalg.batch_matmul
+func.func @one_row(%a: memref<1x1x64xbf16>, %w: memref<1x64x96xbf16>,
+                   %c: memref<1x1x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x1x96xf32>)
+  linalg.batch_matmul ins(%a, %w : memref<1x1x64xbf16>, memref<1x64x96xbf16>)
+                      outs(%c : memref<1x1x96xf32>)
+  return
+}
+
+// -----
+
+// Without a zero fill the output's value is added in; more than 4 rows
+// stay a product for the library.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: gpu.launch
+// CHECK: memref.load %arg2
+// CHECK: arith.addf
+// CHECK: memref.store {{.*}}, %arg2
+// CHECK-LABEL: func.func @many_rows
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @accumulate(%a: memref<2x64xf32>, %w: memref<64x96xf32>,
+                      %c: memref<2x96xf32>) {
+  linalg.matmul ins(%a, %w : memref<2x64xf32>, memref<64x96xf32>)
+                outs(%c : memref<2x96xf32>)
+  return
+}
+func.func @many_rows(%a: memref<8x64xf32>, %w: memref<64x96xf32>,
+                     %c: memref<8x96xf32>) {
+  linalg.matmul ins(%a, %w : memref<8x64xf32>, memref<64x96xf32>)
+                outs(%c : memref<8x96xf32>)
+  return
+}
