@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::mlx {
@@ -67,6 +68,45 @@ Operand lookThroughCopies(Value operand, AffineMap map) {
         if (!llvm::is_contained(added, int64_t(i)))
           exprs.push_back(expr);
       operand = broadcast.getInput();
+      map = AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+      continue;
+    }
+    if (auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>()) {
+      // Each result dim is one group of source dims; a group with one
+      // non-unit dim reads it through the result's expression (unit dims
+      // at 0). Merged non-unit dims are not followed.
+      ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+      SmallVector<AffineExpr> exprs(shape.size());
+      for (auto [j, group] :
+           llvm::enumerate(collapse.getReassociationIndices())) {
+        if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) >
+            1)
+          return {operand, map};
+        for (int64_t d : group)
+          exprs[d] = shape[d] == 1 ? getAffineConstantExpr(0, map.getContext())
+                                   : map.getResult(j);
+      }
+      operand = collapse.getSrc();
+      map = AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+      continue;
+    }
+    if (auto expand = operand.getDefiningOp<tensor::ExpandShapeOp>()) {
+      // Each source dim is one group of result dims: its expression is that
+      // of the group's one non-unit dim (0 when all are unit).
+      ArrayRef<int64_t> shape = expand.getResultType().getShape();
+      SmallVector<AffineExpr> exprs;
+      for (ReassociationIndices group : expand.getReassociationIndices()) {
+        SmallVector<int64_t> nonUnit;
+        for (int64_t d : group)
+          if (shape[d] != 1)
+            nonUnit.push_back(d);
+        if (nonUnit.size() > 1)
+          return {operand, map};
+        exprs.push_back(nonUnit.empty()
+                            ? getAffineConstantExpr(0, map.getContext())
+                            : map.getResult(nonUnit.front()));
+      }
+      operand = expand.getSrc();
       map = AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
       continue;
     }
@@ -129,10 +169,11 @@ struct MlxcVectorProductsPass final
       rewriter.setInsertionPoint(product);
       rewriteIfVectorProduct(rewriter, product);
     }
-    // The copies that only fed those products.
+    // The copies (and their reshapes) that only fed those products.
     SmallVector<Operation *> dead;
     getOperation()->walk([&](Operation *op) {
-      if (isa<linalg::TransposeOp, linalg::BroadcastOp>(op) &&
+      if (isa<linalg::TransposeOp, linalg::BroadcastOp,
+              tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
           op->use_empty())
         dead.push_back(op);
     });
