@@ -1112,7 +1112,7 @@ void ChainEmitter::emit() {
     while (width > 1 && chain.columns % width != 0)
       width /= 2;
     int64_t groups = chain.columns / width;
-    int64_t maxStrided = rowsPerBlock > 1 ? kWarpSize
+    int64_t maxStrided = rowsPerBlock > 1           ? kWarpSize
                          : groups >= kLongRowGroups ? kMaxStridedThreads
                                                     : kMaxThreads;
     threads = std::min<int64_t>(maxStrided, llvm::alignTo(groups, kWarpSize));
@@ -1134,11 +1134,11 @@ void ChainEmitter::emit() {
           MemRefType::get({threads / kWarpSize}, element, nullptr, space));
     }
   Value one = cst(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, cst(rows / rowsPerBlock), one, one, cst(threads),
-      cst(rowsPerBlock), one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange(), workgroupTypes);
+  auto launch = gpu::LaunchOp::create(b, loc, cst(rows / rowsPerBlock), one,
+                                      one, cst(threads), cst(rowsPerBlock), one,
+                                      /*dynamicSharedMemorySize=*/nullptr,
+                                      /*asyncTokenType=*/nullptr, ValueRange(),
+                                      workgroupTypes);
   launch->setAttr("mlxc.row_kernel", b.getUnitAttr());
   b.setInsertionPointToStart(&launch.getBody().front());
   tid = launch.getThreadIds().x;

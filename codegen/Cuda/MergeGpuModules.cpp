@@ -41,8 +41,7 @@ struct MlxcMergeGpuModulesPass final
         if (auto global = dyn_cast<memref::GlobalOp>(op)) {
           auto existing = targetSymbols.lookup<memref::GlobalOp>(oldName);
           if (existing && existing.getType() == global.getType() &&
-              existing.getInitialValueAttr() ==
-                  global.getInitialValueAttr() &&
+              existing.getInitialValueAttr() == global.getInitialValueAttr() &&
               existing.getConstant() == global.getConstant()) {
             op.erase();
             continue;

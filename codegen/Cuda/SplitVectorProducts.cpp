@@ -15,6 +15,10 @@
 //      atomic count per tile, in a zero-initialized device global that
 //      block resets) adds the chunks' sums in order into `out`; a zero fill
 //      of `out` before the product is folded in. No second launch.
+// An elementwise op that reads only the product of the float32 product
+// element by element and comes right after it (its epilogue: the rounding
+// to bf16, a residual add) is computed in that last block too: the float32
+// product never reaches memory, and the epilogue is no kernel of its own.
 // The summation order depends on the shapes alone: results are the same
 // from run to run. The counts assume the program's kernels run one after
 // another on one stream, as mlxrt runs them.
@@ -27,6 +31,7 @@
 
 #include "Kernel/KernelOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,8 +40,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCSPLITVECTORPRODUCTS
@@ -51,20 +58,26 @@ constexpr int64_t kMaxRows = 4;
 constexpr int64_t kThreads = 256;
 /// Column groups per block (a warp's worth reads 512 contiguous bytes).
 constexpr int64_t kMaxGroupsPerBlock = 32;
-/// Rows of w per thread: its loads in flight at once.
-constexpr int64_t kMaxRowsPerThread = 8;
-/// Blocks below which the rows per thread halve (more, smaller chunks).
-constexpr int64_t kMinBlocks = 512;
+/// Rows of w a thread loads at once (an unrolled step).
+constexpr int64_t kMaxRowsPerStep = 8;
+/// Blocks below which the rows per step halve (more, smaller chunks): two
+/// per SM of the H200.
+constexpr int64_t kMinBlocks = 264;
+/// Chunks above which a thread takes more steps (each tile's last block
+/// adds up every chunk).
+constexpr int64_t kMaxChunks = 64;
 
 /// The shapes of one product, and how it is split.
 struct Plan {
   int64_t batch, m, n, k;
-  int64_t width;      ///< V: columns per thread, one vector access.
-  int64_t groups;     ///< ceil(n / width)
-  int64_t tx, ky;     ///< column groups and k slices per block
-  int64_t rows;       ///< L: rows of w per thread
-  int64_t tiles;      ///< blocks along the columns
-  int64_t chunks;     ///< S: blocks along k
+  int64_t width;  ///< V: columns per thread, one vector access.
+  int64_t groups; ///< ceil(n / width)
+  int64_t tx, ky; ///< column groups and k slices per block
+  int64_t rows;   ///< L: rows of w per thread (= unroll x steps)
+  int64_t unroll; ///< rows per step, loaded at once
+  int64_t steps;
+  int64_t tiles;  ///< blocks along the columns
+  int64_t chunks; ///< S: blocks along k
 };
 
 bool isZeroFillOf(Operation *op, Value buffer) {
@@ -137,13 +150,17 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
   plan.tx = std::min(kMaxGroupsPerBlock, plan.groups);
   plan.ky = kThreads / plan.tx;
   plan.tiles = llvm::divideCeil(plan.groups, plan.tx);
-  plan.rows = kMaxRowsPerThread;
   auto chunksFor = [&](int64_t rows) {
     return llvm::divideCeil(plan.k, plan.ky * rows);
   };
-  while (plan.rows > 1 &&
-         plan.tiles * chunksFor(plan.rows) * plan.batch < kMinBlocks)
-    plan.rows /= 2;
+  plan.unroll = kMaxRowsPerStep;
+  while (plan.unroll > 1 &&
+         plan.tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks)
+    plan.unroll /= 2;
+  plan.steps = 1;
+  while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
+    ++plan.steps;
+  plan.rows = plan.unroll * plan.steps;
   plan.chunks = chunksFor(plan.rows);
   return plan;
 }
@@ -169,6 +186,13 @@ private:
     return {row, col};
   }
   void emitKernel(Value partials, bool accumulate);
+  /// The elementwise op that only consumes the product (see above), or null.
+  linalg::GenericOp findEpilogue();
+  /// Stores output element `indices` (of the product's output), `total`:
+  /// through the epilogue when there is one.
+  void storeOutput(Location loc, Value total, ValueRange indices);
+
+  linalg::GenericOp epilogue;
 
   Value getCounters() {
     return memref::GetGlobalOp::create(b, loc, counters.getType(),
@@ -211,8 +235,7 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
   // last one and stores nothing).
   Value group = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, tile, cst(plan.tx)), tx);
-  Value readGroup =
-      arith::MinUIOp::create(b, loc, group, cst(plan.groups - 1));
+  Value readGroup = arith::MinUIOp::create(b, loc, group, cst(plan.groups - 1));
   Value column = arith::MulIOp::create(b, loc, readGroup, cst(plan.width));
   Value firstRow = arith::MulIOp::create(
       b, loc,
@@ -226,29 +249,49 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorType));
   SmallVector<Value> sums(plan.m, zero);
   int64_t wBytes = mlx::getElementBytes(wVectorType.getElementType());
-  for (int64_t r = 0; r < plan.rows; ++r) {
-    Value row = arith::AddIOp::create(b, loc, firstRow, cst(r));
-    Value readRow =
-        ragged ? arith::MinUIOp::create(b, loc, row, cst(plan.k - 1)).getResult()
-               : row;
-    Value wRow = vector::LoadOp::create(
-        b, loc, wVectorType, w, at(w, bt, readRow, column),
-        /*nontemporal=*/false, llvm::MaybeAlign(wBytes * plan.width));
-    if (wVectorType.getElementType() != f32Type)
-      wRow = arith::ExtFOp::create(b, loc, vectorType, wRow);
-    if (ragged) {
-      Value inside =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                cst(plan.k));
-      wRow = arith::SelectOp::create(b, loc, inside, wRow, zero);
+  // One step: `unroll` rows from `stepRow`, their loads issued together.
+  auto emitStep = [&](Value stepRow) {
+    for (int64_t r = 0; r < plan.unroll; ++r) {
+      Value row = arith::AddIOp::create(b, loc, stepRow, cst(r));
+      Value readRow =
+          ragged
+              ? arith::MinUIOp::create(b, loc, row, cst(plan.k - 1)).getResult()
+              : row;
+      Value wRow = vector::LoadOp::create(
+          b, loc, wVectorType, w, at(w, bt, readRow, column),
+          /*nontemporal=*/false, llvm::MaybeAlign(wBytes * plan.width));
+      if (wVectorType.getElementType() != f32Type)
+        wRow = arith::ExtFOp::create(b, loc, vectorType, wRow);
+      if (ragged) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             row, cst(plan.k));
+        wRow = arith::SelectOp::create(b, loc, inside, wRow, zero);
+      }
+      for (int64_t m = 0; m < plan.m; ++m) {
+        Value aValue =
+            f32(memref::LoadOp::create(b, loc, a, at(a, bt, cst(m), readRow)));
+        Value splat = vector::BroadcastOp::create(b, loc, vectorType, aValue);
+        sums[m] = arith::AddFOp::create(
+            b, loc, sums[m], arith::MulFOp::create(b, loc, splat, wRow));
+      }
     }
-    for (int64_t m = 0; m < plan.m; ++m) {
-      Value aValue =
-          f32(memref::LoadOp::create(b, loc, a, at(a, bt, cst(m), readRow)));
-      Value splat = vector::BroadcastOp::create(b, loc, vectorType, aValue);
-      sums[m] = arith::AddFOp::create(
-          b, loc, sums[m], arith::MulFOp::create(b, loc, splat, wRow));
-    }
+  };
+  if (plan.steps == 1) {
+    emitStep(firstRow);
+  } else {
+    auto loop = scf::ForOp::create(
+        b, loc, cst(0), cst(plan.steps), cst(1), sums,
+        [&](OpBuilder &body, Location l, Value step, ValueRange carried) {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPoint(body.getInsertionBlock(),
+                              body.getInsertionPoint());
+          sums.assign(carried.begin(), carried.end());
+          emitStep(arith::AddIOp::create(
+              b, l, firstRow,
+              arith::MulIOp::create(b, l, step, cst(plan.unroll))));
+          scf::YieldOp::create(b, l, sums);
+        });
+    sums.assign(loop.getResults().begin(), loop.getResults().end());
   }
   // The block's k slices merge in shared memory.
   Value slot = arith::MulIOp::create(b, loc, tx, cst(plan.width));
@@ -278,8 +321,8 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
       auto loop = scf::ForOp::create(
           then, l, cst(0), cst(plan.ky), cst(1), ValueRange{total},
           [&](OpBuilder &body, Location bl, Value y, ValueRange acc) {
-            Value part = memref::LoadOp::create(body, bl, shared,
-                                                ValueRange{y, m, c});
+            Value part =
+                memref::LoadOp::create(body, bl, shared, ValueRange{y, m, c});
             scf::YieldOp::create(
                 body, bl,
                 ValueRange{arith::AddFOp::create(body, bl, acc[0], part)});
@@ -300,9 +343,9 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
     Value slotIndex = arith::AddIOp::create(
         then, l, arith::MulIOp::create(then, l, bt, cst(plan.tiles)), tile);
     Value one = arith::ConstantIntOp::create(then, l, 1, 32);
-    Value before = memref::AtomicRMWOp::create(
-        then, l, arith::AtomicRMWKind::addi, one, counters,
-        ValueRange{slotIndex});
+    Value before =
+        memref::AtomicRMWOp::create(then, l, arith::AtomicRMWKind::addi, one,
+                                    counters, ValueRange{slotIndex});
     Value last = arith::CmpIOp::create(
         then, l, arith::CmpIPredicate::eq, before,
         arith::ConstantIntOp::create(then, l, plan.chunks - 1, 32));
@@ -310,9 +353,9 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
     memref::StoreOp::create(then, l, lastBits, flag, ValueRange{cst(0)});
     // Every chunk has counted: the count starts over for the next launch.
     scf::IfOp::create(then, l, last, [&](OpBuilder &reset, Location rl) {
-      memref::StoreOp::create(
-          reset, rl, arith::ConstantIntOp::create(reset, rl, 0, 32), counters,
-          ValueRange{slotIndex});
+      memref::StoreOp::create(reset, rl,
+                              arith::ConstantIntOp::create(reset, rl, 0, 32),
+                              counters, ValueRange{slotIndex});
       scf::YieldOp::create(reset, rl);
     });
     scf::YieldOp::create(then, l);
@@ -326,6 +369,36 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPoint(then.getInsertionBlock(), then.getInsertionPoint());
     Type element = cast<MemRefType>(out.getType()).getElementType();
+    // Thread (tx, ky) adds chunks ky, ky + KY, ... of its columns (in
+    // order), then the block merges the KY sums as above.
+    int64_t perThread = llvm::divideCeil(plan.chunks, plan.ky);
+    SmallVector<Value> totals(plan.m, zero);
+    int64_t partialAlignment = plan.n % plan.width == 0 ? 4 * plan.width : 4;
+    for (int64_t j = 0; j < perThread; ++j) {
+      Value s = arith::AddIOp::create(b, l, ky, cst(j * plan.ky));
+      bool mayPass = (j + 1) * plan.ky > plan.chunks;
+      Value readChunk =
+          mayPass ? arith::MinUIOp::create(b, l, s, cst(plan.chunks - 1))
+                        .getResult()
+                  : s;
+      for (int64_t m = 0; m < plan.m; ++m) {
+        Value part = vector::LoadOp::create(
+            b, l, vectorType, partials,
+            ValueRange{readChunk, bt, cst(m), column},
+            /*nontemporal=*/false, llvm::MaybeAlign(partialAlignment));
+        if (mayPass)
+          part = arith::SelectOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, s,
+                                    cst(plan.chunks)),
+              part, zero);
+        totals[m] = arith::AddFOp::create(b, l, totals[m], part);
+      }
+    }
+    for (int64_t m = 0; m < plan.m; ++m)
+      vector::StoreOp::create(b, l, totals[m], shared,
+                              ValueRange{ky, cst(m), slot});
+    gpu::BarrierOp::create(b, l);
     for (int64_t first = 0; first < outputs; first += plan.tx * plan.ky) {
       Value o = arith::AddIOp::create(b, l, thread, cst(first));
       Value m = arith::DivUIOp::create(b, l, o, cst(blockColumns));
@@ -342,27 +415,121 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPoint(store.getInsertionBlock(),
                             store.getInsertionPoint());
-        // The chunks' sums in chunk order, with independent loads.
-        Value total;
-        for (int64_t s = 0; s < plan.chunks; ++s) {
-          Value part = memref::LoadOp::create(
-              b, sl, partials, ValueRange{cst(s), bt, m, outColumn});
-          total = total ? arith::AddFOp::create(b, sl, total, part).getResult()
-                        : part;
-        }
+        Value total = arith::ConstantOp::create(b, sl, b.getF32FloatAttr(0));
+        auto loop = scf::ForOp::create(
+            b, sl, cst(0), cst(plan.ky), cst(1), ValueRange{total},
+            [&](OpBuilder &body, Location bl, Value y, ValueRange acc) {
+              Value part =
+                  memref::LoadOp::create(body, bl, shared, ValueRange{y, m, c});
+              scf::YieldOp::create(
+                  body, bl,
+                  ValueRange{arith::AddFOp::create(body, bl, acc[0], part)});
+            });
+        total = loop.getResult(0);
         SmallVector<Value> indices = at(out, bt, m, outColumn);
         if (accumulate)
           total = arith::AddFOp::create(
               b, sl, f32(memref::LoadOp::create(b, sl, out, indices)), total);
         if (element != b.getF32Type())
           total = arith::TruncFOp::create(b, sl, element, total);
-        memref::StoreOp::create(b, sl, total, out, indices);
+        storeOutput(sl, total, indices);
         scf::YieldOp::create(b, sl);
       });
     }
     scf::YieldOp::create(b, l);
   });
   gpu::TerminatorOp::create(b, loc);
+}
+
+linalg::GenericOp ProductSplitter::findEpilogue() {
+  Value acc = op.getDpsInits()[0];
+  auto alloc = acc.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  // The next op after the product that is not pure or an allocation.
+  Operation *next = op->getNextNode();
+  while (next && (isPure(next) || isa<memref::AllocOp>(next)))
+    next = next->getNextNode();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumReductionLoops() != 0 || generic.getNumDpsInits() != 1)
+    return {};
+  // Every other use of the product's buffer: the product, its fill (folded
+  // in) and its dealloc.
+  for (Operation *user : acc.getUsers())
+    if (user != op && user != generic && !isa<memref::DeallocOp>(user) &&
+        !isa<linalg::FillOp>(user))
+      return {};
+  auto accType = cast<MemRefType>(acc.getType());
+  if (generic.getNumLoops() != static_cast<unsigned>(accType.getRank()) ||
+      generic.getStaticLoopRanges() != SmallVector<int64_t>(accType.getShape()))
+    return {};
+  bool readsAcc = false;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    if (operand.get() == acc) {
+      // Read element by element, never written.
+      if (generic.isDpsInit(&operand) || !map.isIdentity())
+        return {};
+      readsAcc = true;
+    }
+    if (generic.isDpsInit(&operand) &&
+        (!map.isIdentity() ||
+         !generic.getMatchingBlockArgument(&operand).use_empty()))
+      return {};
+    // Operands made after the product: allocations that can move up.
+    Operation *def = operand.get().getDefiningOp();
+    if (def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def) &&
+        !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
+      return {};
+  }
+  if (!readsAcc)
+    return {};
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(generic.getRegion(), captured);
+  for (Value value : captured)
+    if (Operation *def = value.getDefiningOp();
+        def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def))
+      return {};
+  return generic;
+}
+
+void ProductSplitter::storeOutput(Location l, Value total, ValueRange indices) {
+  if (!epilogue) {
+    memref::StoreOp::create(b, l, total, op.getDpsInits()[0], indices);
+    return;
+  }
+  // The product's output is the epilogue's iteration space (identity).
+  Value acc = op.getDpsInits()[0];
+  Block &body = epilogue.getRegion().front();
+  IRMapping mapping;
+  auto indicesOf = [&](OpOperand &operand) {
+    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
+    SmallVector<Value> result;
+    for (AffineExpr expr : map.getResults())
+      result.push_back(affine::AffineApplyOp::create(
+          b, l, AffineMap::get(map.getNumDims(), 0, expr), indices));
+    return result;
+  };
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    Value element =
+        input->get() == acc
+            ? total
+            : memref::LoadOp::create(b, l, input->get(), indicesOf(*input))
+                  .getResult();
+    mapping.map(epilogue.getMatchingBlockArgument(input), element);
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), indices[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  memref::StoreOp::create(
+      b, l, mapping.lookupOrDefault(body.getTerminator()->getOperand(0)),
+      init->get(), indicesOf(*init));
 }
 
 void ProductSplitter::run() {
@@ -373,14 +540,31 @@ void ProductSplitter::run() {
   while (prev && isPure(prev))
     prev = prev->getPrevNode();
   bool dropFill = isZeroFillOf(prev, c);
-  auto partialsType = MemRefType::get(
-      {plan.chunks, plan.batch, plan.m, plan.n}, b.getF32Type());
+  // The epilogue replaces the product's own store: only when the product
+  // starts from zero (it never reads its output).
+  if (dropFill)
+    epilogue = findEpilogue();
+  if (epilogue)
+    for (Value operand : epilogue->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def))
+        def->moveBefore(op);
+  auto partialsType = MemRefType::get({plan.chunks, plan.batch, plan.m, plan.n},
+                                      b.getF32Type());
   Value partials = memref::AllocOp::create(b, loc, partialsType);
   emitKernel(partials, /*accumulate=*/!dropFill);
   memref::DeallocOp::create(b, loc, partials);
   if (dropFill)
     prev->erase();
   op->erase();
+  if (epilogue) {
+    epilogue->erase();
+    // The float32 product's buffer is left with its dealloc.
+    auto alloc = c.getDefiningOp<memref::AllocOp>();
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      user->erase();
+    alloc->erase();
+  }
 }
 
 struct MlxcSplitVectorProductsPass final
@@ -407,9 +591,9 @@ struct MlxcSplitVectorProductsPass final
     auto counters = memref::GlobalOp::create(
         builder, module.getLoc(), "mlxc_split_product_counts",
         builder.getStringAttr("private"), type,
-        DenseElementsAttr::get(RankedTensorType::get({slots},
-                                                     builder.getI32Type()),
-                               builder.getI32IntegerAttr(0)),
+        DenseElementsAttr::get(
+            RankedTensorType::get({slots}, builder.getI32Type()),
+            builder.getI32IntegerAttr(0)),
         /*constant=*/false, /*alignment=*/nullptr);
     SymbolTable(module).insert(counters);
     for (auto &[op, plan] : products)

@@ -79,8 +79,7 @@ Operand lookThroughCopies(Value operand, AffineMap map) {
       SmallVector<AffineExpr> exprs(shape.size());
       for (auto [j, group] :
            llvm::enumerate(collapse.getReassociationIndices())) {
-        if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) >
-            1)
+        if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) > 1)
           return {operand, map};
         for (int64_t d : group)
           exprs[d] = shape[d] == 1 ? getAffineConstantExpr(0, map.getContext())
@@ -130,10 +129,11 @@ void rewriteIfVectorProduct(RewriterBase &rewriter, linalg::LinalgOp product) {
   AffineExpr reduced = rewriter.getAffineDimExpr(numLoops - 1);
   SmallVector<Operand> inputs;
   for (OpOperand *input : product.getDpsInputOperands()) {
-    Operand read = lookThroughCopies(
-        input->get(), product.getMatchingIndexingMap(input));
+    Operand read =
+        lookThroughCopies(input->get(), product.getMatchingIndexingMap(input));
     // Every input reads the reduced axis innermost (a row of its source).
-    if (read.map.getNumResults() == 0 || read.map.getResults().back() != reduced)
+    if (read.map.getNumResults() == 0 ||
+        read.map.getResults().back() != reduced)
       return;
     inputs.push_back(read);
   }
@@ -172,8 +172,8 @@ struct MlxcVectorProductsPass final
     // The copies (and their reshapes) that only fed those products.
     SmallVector<Operation *> dead;
     getOperation()->walk([&](Operation *op) {
-      if (isa<linalg::TransposeOp, linalg::BroadcastOp,
-              tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+      if (isa<linalg::TransposeOp, linalg::BroadcastOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp>(op) &&
           op->use_empty())
         dead.push_back(op);
     });

@@ -4,14 +4,15 @@
 // value heads) with MLX's fused RoPE: RoPE is one elementwise kernel per
 // rotated tensor; the key and value caches are read by the two products as
 // they are (the 4 query heads of a key head are rows of one product), with
-// no broadcast or transpose copy; the scores' softmax is one row kernel.
+// no broadcast or transpose copy: the scores are a row kernel over the
+// cached keys (mlxc-vector-products); the softmax is one row kernel.
 // CHECK-LABEL: func.func @mlxc_graph_cuda_decode_attention
 // CHECK-NOT: kernel.region copy
 // CHECK: kernel.region elementwise
 // CHECK-NOT: kernel.region copy
 // CHECK: kernel.region elementwise
 // CHECK-NOT: kernel.region copy
-// CHECK: kernel.region product(%arg2, {{.*}}) : (tensor<1x2x128x64xf32>, {{.*}}) -> tensor<2x4x128xf32>
+// CHECK: kernel.region row_reduction({{.*}}%arg2) : ({{.*}}tensor<1x2x128x64xf32>) -> tensor<2x4x128xf32>
 // CHECK-NOT: kernel.region copy
 // CHECK: kernel.region row_reduction
 // CHECK-NOT: kernel.region copy

@@ -5,8 +5,8 @@
 // (the cast to bf16 and the residual add) in the same kernel.
 // CHECK-LABEL: func.func @linear_decode
 // CHECK-NOT: linalg.transpose
-// CHECK: kernel.region row_reduction(%arg1, %arg0, {{.*}}%arg2
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x64xbf16>, tensor<96x1x64xbf16>)
+// CHECK: kernel.region row_reduction({{.*}}%arg0, %arg1, %arg2
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x64xbf16>, tensor<96x64xbf16>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]
