@@ -199,7 +199,17 @@ private:
   /// through the epilogue when there is one.
   void storeOutput(Location loc, Value total, ValueRange indices);
 
+  /// Merges the block's k slices: each thread's `sums` (a vector of its
+  /// columns per row) go to shared memory; then for each of the block's
+  /// outputs (row m, column < n) one thread adds the KY slices in order and
+  /// calls `use(m, column, total)` there.
+  void mergeSlices(Location l, ArrayRef<Value> sums,
+                   function_ref<void(Value, Value, Value)> use);
+
   linalg::GenericOp epilogue;
+  /// In the kernel: the thread's ids, its column slot in shared memory and
+  /// the shared buffer of the k slices' sums.
+  Value tx, ky, tile, thread, slot, shared;
 
   Value getCounters() {
     return memref::GetGlobalOp::create(b, loc, counters.getType(),
@@ -212,6 +222,45 @@ private:
   OpBuilder b;
   Location loc;
 };
+
+void ProductSplitter::mergeSlices(Location l, ArrayRef<Value> sums,
+                                  function_ref<void(Value, Value, Value)> use) {
+  for (int64_t m = 0; m < plan.m; ++m)
+    vector::StoreOp::create(b, l, sums[m], shared,
+                            ValueRange{ky, cst(m), slot});
+  gpu::BarrierOp::create(b, l);
+  int64_t blockColumns = plan.tx * plan.width;
+  int64_t outputs = plan.m * blockColumns;
+  // tx * ky may fall short of kThreads (25 groups: 250 threads).
+  for (int64_t first = 0; first < outputs; first += plan.tx * plan.ky) {
+    Value o = arith::AddIOp::create(b, l, thread, cst(first));
+    Value m = arith::DivUIOp::create(b, l, o, cst(blockColumns));
+    Value c = arith::RemUIOp::create(b, l, o, cst(blockColumns));
+    Value column = arith::AddIOp::create(
+        b, l, arith::MulIOp::create(b, l, tile, cst(blockColumns)), c);
+    Value valid = arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, o, cst(outputs)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, column,
+                              cst(plan.n)));
+    scf::IfOp::create(b, l, valid, [&](OpBuilder &then, Location il) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(then.getInsertionBlock(), then.getInsertionPoint());
+      Value total = arith::ConstantOp::create(b, il, b.getF32FloatAttr(0));
+      auto loop = scf::ForOp::create(
+          b, il, cst(0), cst(plan.ky), cst(1), ValueRange{total},
+          [&](OpBuilder &body, Location bl, Value y, ValueRange acc) {
+            Value part =
+                memref::LoadOp::create(body, bl, shared, ValueRange{y, m, c});
+            scf::YieldOp::create(
+                body, bl,
+                ValueRange{arith::AddFOp::create(body, bl, acc[0], part)});
+          });
+      use(m, column, loop.getResult(0));
+      scf::YieldOp::create(b, il);
+    });
+  }
+}
 
 void ProductSplitter::emitKernel(Value partials, bool accumulate) {
   Value a = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
@@ -229,13 +278,15 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
       TypeRange{sharedType, flagType});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
-  Value shared = launch.getWorkgroupAttributions()[0];
+  shared = launch.getWorkgroupAttributions()[0];
   Value flag = launch.getWorkgroupAttributions()[1];
   // Taken inside the kernel: the counts live in the GPU module (outlining
   // copies the global there).
   Value counters = getCounters();
-  Value tx = launch.getThreadIds().x, ky = launch.getThreadIds().y;
-  Value tile = launch.getBlockIds().x, chunk = launch.getBlockIds().y;
+  tx = launch.getThreadIds().x;
+  ky = launch.getThreadIds().y;
+  tile = launch.getBlockIds().x;
+  Value chunk = launch.getBlockIds().y;
   Value bt = launch.getBlockIds().z;
 
   // This thread's columns (clamped: a thread past the last group reads the
@@ -300,45 +351,14 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
         });
     sums.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  // The block's k slices merge in shared memory.
-  Value slot = arith::MulIOp::create(b, loc, tx, cst(plan.width));
-  for (int64_t m = 0; m < plan.m; ++m)
-    vector::StoreOp::create(b, loc, sums[m], shared,
-                            ValueRange{ky, cst(m), slot});
-  gpu::BarrierOp::create(b, loc);
-  Value thread = arith::AddIOp::create(
+  // The block's k slices merge; its chunk's sums go to `partials`.
+  slot = arith::MulIOp::create(b, loc, tx, cst(plan.width));
+  thread = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, ky, cst(plan.tx)), tx);
-  int64_t blockColumns = plan.tx * plan.width;
-  int64_t outputs = plan.m * blockColumns;
-  // tx * ky may fall short of kThreads (25 groups: 250 threads).
-  for (int64_t first = 0; first < outputs; first += plan.tx * plan.ky) {
-    Value o = arith::AddIOp::create(b, loc, thread, cst(first));
-    Value m = arith::DivUIOp::create(b, loc, o, cst(blockColumns));
-    Value c = arith::RemUIOp::create(b, loc, o, cst(blockColumns));
-    Value outColumn = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, tile, cst(blockColumns)), c);
-    Value valid = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, o,
-                              cst(outputs)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, outColumn,
-                              cst(plan.n)));
-    scf::IfOp::create(b, loc, valid, [&](OpBuilder &then, Location l) {
-      Value total = arith::ConstantOp::create(then, l, then.getF32FloatAttr(0));
-      auto loop = scf::ForOp::create(
-          then, l, cst(0), cst(plan.ky), cst(1), ValueRange{total},
-          [&](OpBuilder &body, Location bl, Value y, ValueRange acc) {
-            Value part =
-                memref::LoadOp::create(body, bl, shared, ValueRange{y, m, c});
-            scf::YieldOp::create(
-                body, bl,
-                ValueRange{arith::AddFOp::create(body, bl, acc[0], part)});
-          });
-      memref::StoreOp::create(then, l, loop.getResult(0), partials,
-                              ValueRange{chunk, bt, m, outColumn});
-      scf::YieldOp::create(then, l);
-    });
-  }
+  mergeSlices(loc, sums, [&](Value m, Value column, Value total) {
+    memref::StoreOp::create(b, loc, total, partials,
+                            ValueRange{chunk, bt, m, column});
+  });
 
   // The block's sums are visible device-wide before it is counted; the
   // block that counts last for its tile adds up all chunks.
@@ -402,47 +422,15 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
         totals[m] = arith::AddFOp::create(b, l, totals[m], part);
       }
     }
-    for (int64_t m = 0; m < plan.m; ++m)
-      vector::StoreOp::create(b, l, totals[m], shared,
-                              ValueRange{ky, cst(m), slot});
-    gpu::BarrierOp::create(b, l);
-    for (int64_t first = 0; first < outputs; first += plan.tx * plan.ky) {
-      Value o = arith::AddIOp::create(b, l, thread, cst(first));
-      Value m = arith::DivUIOp::create(b, l, o, cst(blockColumns));
-      Value c = arith::RemUIOp::create(b, l, o, cst(blockColumns));
-      Value outColumn = arith::AddIOp::create(
-          b, l, arith::MulIOp::create(b, l, tile, cst(blockColumns)), c);
-      Value valid = arith::AndIOp::create(
-          b, l,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, o,
-                                cst(outputs)),
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, outColumn,
-                                cst(plan.n)));
-      scf::IfOp::create(b, l, valid, [&](OpBuilder &store, Location sl) {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPoint(store.getInsertionBlock(),
-                            store.getInsertionPoint());
-        Value total = arith::ConstantOp::create(b, sl, b.getF32FloatAttr(0));
-        auto loop = scf::ForOp::create(
-            b, sl, cst(0), cst(plan.ky), cst(1), ValueRange{total},
-            [&](OpBuilder &body, Location bl, Value y, ValueRange acc) {
-              Value part =
-                  memref::LoadOp::create(body, bl, shared, ValueRange{y, m, c});
-              scf::YieldOp::create(
-                  body, bl,
-                  ValueRange{arith::AddFOp::create(body, bl, acc[0], part)});
-            });
-        total = loop.getResult(0);
-        SmallVector<Value> indices = at(out, bt, m, outColumn);
-        if (accumulate)
-          total = arith::AddFOp::create(
-              b, sl, f32(memref::LoadOp::create(b, sl, out, indices)), total);
-        if (element != b.getF32Type())
-          total = arith::TruncFOp::create(b, sl, element, total);
-        storeOutput(sl, total, indices);
-        scf::YieldOp::create(b, sl);
-      });
-    }
+    mergeSlices(l, totals, [&](Value m, Value column, Value total) {
+      SmallVector<Value> indices = at(out, bt, m, column);
+      if (accumulate)
+        total = arith::AddFOp::create(
+            b, l, f32(memref::LoadOp::create(b, l, out, indices)), total);
+      if (element != b.getF32Type())
+        total = arith::TruncFOp::create(b, l, element, total);
+      storeOutput(l, total, indices);
+    });
     scf::YieldOp::create(b, l);
   });
   gpu::TerminatorOp::create(b, loc);
