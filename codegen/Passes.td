@@ -209,7 +209,15 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
     A row that divides into the block (at most 16 elements per thread) is
     read from memory once: the passes are unrolled and each element stays in
     a register (`registers=false` keeps the strided passes, which read the
-    row again per pass).
+    row again per pass). Strided passes of up to 16 groups per thread, the
+    same number in every thread, are unrolled too (their loads in flight at
+    once). Accesses along the row are 16 bytes of the widest buffer read or
+    written along it.
+
+    Many short rows (at least 256 rows of at most 8 such groups per lane: a
+    decode step's matrix-vector products and scores) take a warp per row
+    instead, up to 8 rows per block (thread y is the row): the warp's
+    butterfly is the row's total, with no shared memory or barrier.
   }];
   let options = [
     Option<"registers", "registers", "bool", /*default=*/"true",

@@ -61,6 +61,7 @@ constexpr int64_t kMaxRows = 4;
 /// 0.239 ms with them left to cuBLASLt.
 constexpr int64_t kMaxSplitBytes = 16 << 20;
 constexpr int64_t kThreads = 256;
+constexpr int64_t kMaxGridZ = 65535;
 /// Column groups per block (a warp's worth reads 512 contiguous bytes).
 constexpr int64_t kMaxGroupsPerBlock = 32;
 /// Rows of w a thread loads at once (an unrolled step).
@@ -134,8 +135,9 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
   plan.m = cType.getDimSize(cType.getRank() - 2);
   plan.n = cType.getDimSize(cType.getRank() - 1);
   plan.k = aType.getDimSize(aType.getRank() - 1);
+  // The batch is the grid's z (at most 65535 blocks).
   if (plan.m < 1 || plan.m > kMaxRows || plan.n < 1 || plan.k < 1 ||
-      plan.batch < 1)
+      plan.batch < 1 || plan.batch > kMaxGridZ)
     return std::nullopt;
   // w's columns innermost (else: a transposed weight, which
   // mlxc-vector-products made a row kernel, or the library's case).
