@@ -3,6 +3,7 @@
 #include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -136,4 +137,11 @@ Value mlx::buildTransposedView(OpBuilder &b, linalg::TransposeOp transpose,
     created.push_back(view.getDefiningOp());
   }
   return view;
+}
+
+bool mlx::isZeroFillOf(Operation *op, Value buffer) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  return fill && fill.hasPureBufferSemantics() &&
+         fill.getDpsInits()[0] == buffer &&
+         matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
 }

@@ -25,6 +25,10 @@ Value getRootBuffer(Value value);
 /// null for anything else (other views, arguments).
 memref::AllocOp getAllocUnderReshapes(Value value);
 
+/// Whether `op` is a linalg.fill of `buffer` with a float zero (a product's
+/// accumulator starting at zero: beta = 0 in cuBLASLt's terms).
+bool isZeroFillOf(Operation *op, Value buffer);
+
 /// The op that fills `operand` (a linalg.transpose, or a linalg.generic
 /// that broadcasts a matrix over the batch) when nothing else touches the
 /// buffer and its source is not written before the product: the product

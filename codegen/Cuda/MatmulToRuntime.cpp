@@ -14,7 +14,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -263,14 +262,6 @@ static func::FuncOp getMatmulFunction(ModuleOp module) {
 }
 
 /// Whether `op` is a linalg.fill of zero into exactly `buffer`.
-static bool isZeroFillOf(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInits()[0] != buffer)
-    return false;
-  return matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
-}
-
 /// The linalg.generic that only rounds the float32 accumulator `acc` (or a
 /// reshape of it, `view`) into an output of `dtype` of the same shape, when
 /// nothing else (but its zero `fill`) uses `acc` and nothing between the
@@ -385,7 +376,7 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   Operation *prev = op->getPrevNode();
   while (prev && isPure(prev))
     prev = prev->getPrevNode();
-  bool dropFill = isZeroFillOf(prev, c);
+  bool dropFill = mlx::isZeroFillOf(prev, c);
 
   // Operands that a transpose or a batch broadcast copied: read the source
   // (through a transposed view, or with batch stride 0).

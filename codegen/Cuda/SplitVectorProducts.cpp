@@ -41,7 +41,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -85,13 +84,6 @@ struct Plan {
   int64_t tiles;  ///< blocks along the columns
   int64_t chunks; ///< S: blocks along k
 };
-
-bool isZeroFillOf(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  return fill && fill.hasPureBufferSemantics() &&
-         fill.getDpsInits()[0] == buffer &&
-         matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat());
-}
 
 /// Whether `w` (rank >= 2) can be read `width` columns at a time with one
 /// aligned vector access: unit innermost stride, and every row and the
@@ -536,7 +528,7 @@ void ProductSplitter::run() {
   Operation *prev = op->getPrevNode();
   while (prev && isPure(prev))
     prev = prev->getPrevNode();
-  bool dropFill = isZeroFillOf(prev, c);
+  bool dropFill = mlx::isZeroFillOf(prev, c);
   // The epilogue replaces the product's own store: only when the product
   // starts from zero (it never reads its output).
   if (dropFill)
