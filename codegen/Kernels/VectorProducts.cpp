@@ -46,6 +46,19 @@ struct Operand {
   AffineMap map;
 };
 
+/// A generic that only moves the elements of its one input: all loops
+/// parallel, the output written through a permutation, the body yielding
+/// the input element.
+bool isElementMove(linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !generic.getIndexingMapsArray().back().isPermutation())
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0);
+}
+
 /// Reads `operand` (read through `map`) from the source of the transposes
 /// and broadcasts that make it.
 Operand lookThroughCopies(Value operand, AffineMap map) {
@@ -69,6 +82,16 @@ Operand lookThroughCopies(Value operand, AffineMap map) {
           exprs.push_back(expr);
       operand = broadcast.getInput();
       map = AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+      continue;
+    }
+    if (auto generic = operand.getDefiningOp<linalg::GenericOp>();
+        generic && isElementMove(generic)) {
+      // A broadcast or permutation written as a generic (MLX's
+      // broadcast_to): read its input through both maps.
+      AffineMap output = generic.getIndexingMapsArray().back();
+      AffineMap input = generic.getIndexingMapsArray().front();
+      operand = generic.getDpsInputs()[0];
+      map = input.compose(inversePermutation(output)).compose(map);
       continue;
     }
     if (auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>()) {
@@ -172,8 +195,11 @@ struct MlxcVectorProductsPass final
     // The copies (and their reshapes) that only fed those products.
     SmallVector<Operation *> dead;
     getOperation()->walk([&](Operation *op) {
-      if (isa<linalg::TransposeOp, linalg::BroadcastOp, tensor::CollapseShapeOp,
-              tensor::ExpandShapeOp>(op) &&
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if ((isa<linalg::TransposeOp, linalg::BroadcastOp,
+               tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) ||
+           (generic && generic.hasPureTensorSemantics() &&
+            isElementMove(generic))) &&
           op->use_empty())
         dead.push_back(op);
     });

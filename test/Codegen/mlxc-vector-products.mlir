@@ -81,3 +81,21 @@ func.func @rows_over_large_weight(%x: tensor<4x1024xf32>,
   %y = mlx.matmul %x, %wt : tensor<4x1024xf32>, tensor<1024x2048xf32>
   return %y : tensor<4x2048xf32>
 }
+
+// -----
+
+// Keys broadcast over the batch by mx.broadcast_to (a copying generic): the
+// product reads the one copy of the keys, and the broadcast goes.
+// CHECK-LABEL: func.func @broadcast_keys
+// CHECK-NOT: kernel.region copy
+// CHECK: kernel.region row_reduction
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x2x64xf32>, tensor<1x128x64xf32>)
+// CHECK-NOT: kernel.region
+// CHECK: return
+func.func @broadcast_keys(%q: tensor<4x2x64xf32>, %k: tensor<1x128x64xf32>)
+    -> tensor<4x2x128xf32> {
+  %kb = mlx.broadcast_to %k {shape = array<i64: 4, 128, 64>} : tensor<1x128x64xf32>
+  %kt = mlx.transpose %kb {axes = array<i64: 0, 2, 1>} : tensor<4x128x64xf32>
+  %s = mlx.matmul %q, %kt : tensor<4x2x64xf32>, tensor<4x64x128xf32>
+  return %s : tensor<4x2x128xf32>
+}
