@@ -15,7 +15,8 @@ std::string mlx::getLinalgPipeline(bool keepProducts) {
          ",canonicalize,cse";
 }
 
-std::string mlx::getKernelFormationPipeline() { return "mlxc-vector-products,mlxc-form-kernels";
+std::string mlx::getKernelFormationPipeline() {
+  return "mlxc-vector-products,mlxc-form-kernels";
 }
 
 /// Bufferization shared by all targets (the kernel regions inlined first,

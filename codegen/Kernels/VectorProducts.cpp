@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ShapeUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -136,11 +137,6 @@ Operand lookThroughCopies(Value operand, AffineMap map) {
   }
 }
 
-int64_t getBytes(ShapedType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-}
-
 /// Rewrites `product` as a row reduction when its shape allows it.
 void rewriteIfVectorProduct(RewriterBase &rewriter, linalg::LinalgOp product) {
   if (!product.hasPureTensorSemantics() || product.hasDynamicShape())
@@ -160,9 +156,11 @@ void rewriteIfVectorProduct(RewriterBase &rewriter, linalg::LinalgOp product) {
       return;
     inputs.push_back(read);
   }
+  auto reread = cast<ShapedType>(inputs[1].source.getType());
   if (rows > kMaxRows ||
-      (rows > 1 && getBytes(cast<ShapedType>(inputs[1].source.getType())) >
-                       kMaxRereadBytes))
+      (rows > 1 &&
+       reread.getNumElements() * mlx::getElementBytes(reread.getElementType()) >
+           kMaxRereadBytes))
     return;
   FailureOr<linalg::GenericOp> generic =
       linalg::generalizeNamedOp(rewriter, product);
