@@ -471,6 +471,32 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MlxcGridDependentLaunch : Pass<"mlxc-grid-dependent-launch",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Let each kernel start while the one before it ends (sm_90+)";
+  let description = [{
+    Runs on the lowered gpu.modules, before `gpu-module-to-binary`. Strips
+    the `nvvm.griddepcontrol` ops that earlier passes placed (the sm_70 PTX
+    cannot hold them), and for `chip` (sm_90 or newer) adds a clone
+    `<module>_<chip>` targeting that chip. There each kernel whose launches
+    all have constant sizes of at most two H200 waves of threads (540672)
+    starts with `griddepcontrol.launch_dependents` and, where no wait was
+    placed (after a split product's weight loads), a `griddepcontrol.wait`,
+    and gets the global `<kernel>_grid_dependent` (runtime/mlxrt_abi.h): the
+    runtime launches it with programmatic stream serialization. Larger grids
+    are left as they were: they gain nothing from an early start, and each
+    of their blocks would pay for the two instructions.
+    `mlxc-embed-cubin` builds the module's cubin from the clone's PTX.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "sm_90 or newer: the chip of the grid-dependent clone (none when "
+           "empty)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def MlxcEmbedCubin : Pass<"mlxc-embed-cubin", "::mlir::ModuleOp"> {
   let summary = "Add a cubin for one GPU architecture beside the PTX";
   let description = [{

@@ -118,10 +118,13 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
 }
 
 std::string mlx::getCudaBinaryPipeline(StringRef libdevicePath,
-                                       StringRef cubinArch, StringRef ptxas) {
+                                       StringRef cubinArch, StringRef ptxas,
+                                       StringRef dependentLaunchChip) {
   // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
   // by default): name the one the libdevice above came from.
-  return "gpu-module-to-binary{format=isa toolkit=" +
+  return "mlxc-grid-dependent-launch{chip=" + dependentLaunchChip.str() +
+         "},"
+         "gpu-module-to-binary{format=isa toolkit=" +
          toolkitFromLibdevice(libdevicePath) + "}," +
          (cubinArch.empty() ? std::string()
                             : "mlxc-embed-cubin{arch=" + cubinArch.str() +

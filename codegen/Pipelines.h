@@ -49,11 +49,14 @@ std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
 
 /// Then each gpu.module -> a gpu.binary of PTX, with `cubinArch` (e.g.
 /// sm_90) also a cubin for that architecture, assembled by `ptxas` from the
-/// PTX (mlxc-embed-cubin). Modules the kernel cache already turned into
-/// binaries stay as they are.
+/// PTX (mlxc-embed-cubin). With `dependentLaunchChip` (sm_90+, the cubin's
+/// architecture) that cubin comes from a variant whose kernels overlap
+/// their predecessors (mlxc-grid-dependent-launch). Modules the kernel
+/// cache already turned into binaries stay as they are.
 std::string getCudaBinaryPipeline(StringRef libdevicePath,
                                   StringRef cubinArch = "",
-                                  StringRef ptxas = "");
+                                  StringRef ptxas = "",
+                                  StringRef dependentLaunchChip = "");
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing command-line options; with `timing`,

@@ -2,6 +2,7 @@
 
 #include "codegen/ProductOperands.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -20,6 +21,44 @@ Value mlx::getRootBuffer(Value value) {
       break;
   }
   return value;
+}
+
+bool mlx::isGraphInput(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  if (!func || arg.getOwner() != &func.getBody().front() ||
+      func.getArgAttr(arg.getArgNumber(), "bufferize.result"))
+    return false;
+  auto shared = func->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place");
+  return !shared ||
+         !llvm::is_contained(shared.asArrayRef(),
+                             static_cast<int64_t>(arg.getArgNumber()));
+}
+
+bool mlx::mayWrite(Operation *scope, Value root) {
+  return scope
+      ->walk([&](Operation *op) {
+        auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!iface && op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          return WalkResult::advance(); // Its nested ops say.
+        if (!iface) {
+          for (Value operand : op->getOperands())
+            if (getRootBuffer(operand) == root)
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        }
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        iface.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value written = effect.getValue();
+          if (isa<MemoryEffects::Write>(effect.getEffect()) &&
+              (!written || getRootBuffer(written) == root))
+            return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 memref::AllocOp mlx::getAllocUnderReshapes(Value value) {

@@ -21,6 +21,16 @@ namespace mlir::mlx {
 /// The allocation or argument a buffer is a view of.
 Value getRootBuffer(Value value);
 
+/// Whether `root` is an input of a graph function that no output shares:
+/// an entry-block argument that is no `bufferize.result` and not in the
+/// function's `mlxc.in_place` plan.
+bool isGraphInput(Value root);
+
+/// Whether an op in `scope` (or nested in it) may write `root` or a view of
+/// it: a write effect on it or on an unnamed buffer, or an op that takes it
+/// and declares no effects (a call).
+bool mayWrite(Operation *scope, Value root);
+
 /// The memref.alloc that `value` is, or is a reshape (expand/collapse) of;
 /// null for anything else (other views, arguments).
 memref::AllocOp getAllocUnderReshapes(Value value);

@@ -33,6 +33,8 @@
 typedef struct KernelFunction {
   struct KernelFunction *next;
   CUfunction fn;
+  /// Its module defines <name> MLXRT_GRID_DEPENDENT_SUFFIX.
+  bool dependentLaunch;
   char name[]; ///< Named in error messages.
 } KernelFunction;
 
@@ -321,6 +323,23 @@ bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev) {
   return !dev->failed;
 }
 
+/// Whether the module defines <kernel> MLXRT_GRID_DEPENDENT_SUFFIX: only an
+/// image built for sm_90+ does (the PTX for older GPUs does not), and only a
+/// driver with cuLaunchKernelEx can use it.
+static bool isGridDependent(mlxrt_cuda_device *dev, CUmodule module,
+                            const char *kernel) {
+  if (!dev->drv->launchKernelEx || !dev->drv->moduleGetGlobal)
+    return false;
+  char symbol[512];
+  int n = snprintf(symbol, sizeof(symbol), "%s%s", kernel,
+                   MLXRT_GRID_DEPENDENT_SUFFIX);
+  CUdeviceptr flag;
+  size_t bytes;
+  return n > 0 && (size_t)n < sizeof(symbol) &&
+         dev->drv->moduleGetGlobal(&flag, &bytes, module, symbol) ==
+             CUDA_SUCCESS;
+}
+
 void *mgpuModuleGetFunction(void *module, const char *name) {
   mlxrt_cuda_device *dev = mlxrt_cuda_active();
   if (!dev || dev->failed)
@@ -354,6 +373,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
       f = malloc(sizeof(*f) + len + 1);
       if (f) {
         f->fn = fn;
+        f->dependentLaunch = isGridDependent(dev, inst->module, name);
         memcpy(f->name, name, len + 1);
         f->next = inst->functions;
         inst->functions = f;
@@ -418,17 +438,30 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   }
   dev->lastKernel = f->name;
+  CUresult r;
+  if (f->dependentLaunch) {
+    CUlaunchAttribute attribute;
+    memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {
+        (unsigned)gridX,  (unsigned)gridY,  (unsigned)gridZ,
+        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
+        (unsigned)sharedMemBytes, dev->stream, &attribute, 1};
+    r = dev->drv->launchKernelEx(&config, f->fn, params, extra);
+  } else {
+    r = dev->drv->cuLaunchKernel(
+        f->fn, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
+        (unsigned)sharedMemBytes, dev->stream, params, extra);
+  }
   mlxrt_cuda_check(
-      dev,
-      dev->drv->cuLaunchKernel(
-          f->fn, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-          (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
-          (unsigned)sharedMemBytes, dev->stream, params, extra),
-      "cuLaunchKernel of kernel '%s' (grid %jd x %jd x %jd, block %jd x %jd x "
+      dev, r,
+      "%s of kernel '%s' (grid %jd x %jd x %jd, block %jd x %jd x "
       "%jd, %d bytes of shared memory)",
-      f->name, (intmax_t)gridX, (intmax_t)gridY, (intmax_t)gridZ,
-      (intmax_t)blockX, (intmax_t)blockY, (intmax_t)blockZ,
-      (int)sharedMemBytes);
+      f->dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel", f->name,
+      (intmax_t)gridX, (intmax_t)gridY, (intmax_t)gridZ, (intmax_t)blockX,
+      (intmax_t)blockY, (intmax_t)blockZ, (int)sharedMemBytes);
 }
 
 /// An intermediate buffer of the run, or host memory (a sink) once the run

@@ -100,6 +100,8 @@ static bool loadDriver(mlxrt_cuda_driver *drv, const char *path, char *reason,
     if (!drv->prefetchV2 && !drv->prefetchOld)
       missing = "cuMemPrefetchAsync_v2";
   }
+  *(void **)(&drv->launchKernelEx) = dlsym(lib, "cuLaunchKernelEx");
+  *(void **)(&drv->moduleGetGlobal) = dlsym(lib, "cuModuleGetGlobal_v2");
   *(void **)(&drv->adviseV2) = dlsym(lib, "cuMemAdvise_v2");
   *(void **)(&drv->adviseOld) = dlsym(lib, "cuMemAdvise");
   if (!missing) {

@@ -83,6 +83,31 @@ enum {
   CU_STREAM_CAPTURE_MODE_RELAXED = 2,
 };
 
+/// cuLaunchKernelEx's configuration (CUDA 12.0+), as cuda.h lays it out.
+typedef struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig {
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned int numAttrs;
+} CUlaunchConfig;
+
+enum {
+  /// The kernel may start before the previous one in the stream ends; it
+  /// waits for it (griddepcontrol.wait) before touching what that one wrote.
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+};
+
 /// Every driver function the runtime needs, by exact symbol name:
 /// X(symbol, parameter list).
 #define MLXRT_CUDA_FUNCTIONS(X)                                                \
@@ -159,6 +184,13 @@ typedef struct mlxrt_cuda_driver {
   CUresult (*graphLaunch)(CUgraphExec exec, CUstream stream);
   CUresult (*graphExecDestroy)(CUgraphExec exec);
   CUresult (*graphDestroy)(CUgraph graph);
+  /// Programmatic dependent launch (CUDA 12.0+; NULL before): the launch
+  /// with attributes, and the lookup of the module global that says a
+  /// module's kernels wait for their predecessor themselves.
+  CUresult (*launchKernelEx)(const CUlaunchConfig *config, CUfunction f,
+                             void **params, void **extra);
+  CUresult (*moduleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule module,
+                              const char *name);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 

@@ -57,6 +57,14 @@ enum {
   MLXRT_MODEL_USES_MATMUL = 1,
 };
 
+/// A kernel K whose GPU module image also defines the global K followed by
+/// this suffix (an i32) waits for the kernel before it
+/// (griddepcontrol.wait, sm_90+) before it reads what that kernel may write
+/// or writes anything: the runtime launches it with programmatic stream
+/// serialization, so that it starts (and reads its weights) while the one
+/// before ends.
+#define MLXRT_GRID_DEPENDENT_SUFFIX "_grid_dependent"
+
 /// Where mlxrt_prefetch puts a buffer (mlx-memory-placement's numbers).
 enum {
   MLXRT_PLACE_HOST = 0,           ///< Migrate to the host.

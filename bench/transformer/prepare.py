@@ -117,6 +117,15 @@ def main():
             ent["compile_log"] = (r.stdout + r.stderr).strip()[-3000:]
             if r.returncode:
                 raise RuntimeError(f"mlxc failed (exit {r.returncode}): {ent['compile_log']}")
+            if wl in ("W8", "W9"):
+                # The decode steps again with each kernel launched only once
+                # the one before ends: what grid-dependent launch gains.
+                r = subprocess.run([mlxc, mlxfn, "--target=cuda", "--gpu-arch=sm_90",
+                                    "--no-grid-dependent-launch", "--quiet",
+                                    "-o", exe + ".serial"], capture_output=True, text=True)
+                if r.returncode:
+                    raise RuntimeError(f"mlxc --no-grid-dependent-launch failed: "
+                                       f"{(r.stdout + r.stderr).strip()[-3000:]}")
             ent["kernel_regions"] = kernel_regions(mlxc, mlxfn)
             log(f"{wl}: exported in {ent['export_s']} s, compiled in {ent['compile_s']} s, "
                 f"{ent['kernel_regions'].get('total')} kernel regions "

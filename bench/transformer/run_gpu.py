@@ -591,6 +591,14 @@ def run_workload(wl, a, man, folder, shared, deadline, res):
             return r
         attempt("mlxc, caches donated (--in-place)", m_mlxc_in_place)
 
+        if os.path.exists(exe + ".serial"):
+            def m_mlxc_serial():
+                r, got, _ = run_mlxc(exe + ".serial", wl, z, ins, sp, tmp, a.repeat)
+                caches = {c: got[c] for c in specs.cache_names(wl, z)}
+                r.update(check(got["out0"], caches))
+                return r
+            attempt("mlxc, serial launches (--no-grid-dependent-launch)", m_mlxc_serial)
+
     # torch
     if decode:
         mod = DecodeStep(wl, z, tin)

@@ -2,7 +2,9 @@
 //
 // The executable keeps the sm_70 PTX (it runs on every GPU from Volta on)
 // and, for `--gpu-arch=sm_XX`, gains a cubin that ptxas built from that
-// same PTX: no JIT at start-up on that architecture. Both go into one
+// same PTX, or from the module's variant for that chip (`<module>_sm_XX`,
+// see mlxc-grid-dependent-launch), which this pass then drops: no JIT at
+// start-up on that architecture. Both go into one
 // container that the runtime's mgpuModuleLoad reads (runtime/cuda_abi.c).
 //
 //===----------------------------------------------------------------------===//
@@ -136,7 +138,15 @@ struct MlxcEmbedCubinPass final
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
-    WalkResult result = module.walk([&](gpu::BinaryOp binary) {
+    SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+    SymbolTable symbols(module);
+    for (gpu::BinaryOp binary : binaries) {
+      if (!binary->getBlock())
+        continue; // A variant, consumed below.
+      // The cubin comes from the module's variant for this chip when
+      // mlxc-grid-dependent-launch made one.
+      auto variant =
+          symbols.lookup<gpu::BinaryOp>((binary.getName() + "_" + arch).str());
       SmallVector<Attribute> objects;
       for (Attribute attr : binary.getObjects()) {
         auto object = cast<gpu::ObjectAttr>(attr);
@@ -145,10 +155,16 @@ struct MlxcEmbedCubinPass final
           continue;
         }
         StringRef ptx = object.getObject().getValue();
+        StringRef cubinPtx = ptx;
+        if (variant)
+          for (Attribute variantAttr : variant.getObjects())
+            if (auto variantObject = cast<gpu::ObjectAttr>(variantAttr);
+                variantObject.getFormat() == gpu::CompilationTarget::Assembly)
+              cubinPtx = variantObject.getObject().getValue();
         FailureOr<std::string> cubin =
-            assemble(binary.getLoc(), ptxas, arch, ptx);
+            assemble(binary.getLoc(), ptxas, arch, cubinPtx);
         if (failed(cubin))
-          return WalkResult::interrupt();
+          return signalPassFailure();
         // The PTX is what the driver JITs: it ends with its NUL.
         uint32_t ptxSm = 70;
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
@@ -162,10 +178,9 @@ struct MlxcEmbedCubinPass final
             object.getProperties(), object.getKernels()));
       }
       binary.setObjectsAttr(ArrayAttr::get(ctx, objects));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+      if (variant)
+        variant.erase();
+    }
   }
 };
 } // namespace

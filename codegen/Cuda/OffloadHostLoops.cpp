@@ -72,7 +72,8 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
     return op
         ->walk([&](Operation *nested) {
           if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-              isa<gpu::BarrierOp, NVVM::MembarOp>(nested))
+              isa<gpu::BarrierOp, NVVM::MembarOp, NVVM::GriddepcontrolOp>(
+                  nested))
             return WalkResult::advance();
           auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
           if (!iface)
@@ -93,16 +94,7 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   // A graph input (not an output, nor an input an output may share: see
   // mlxc-plan-in-place-outputs) is written by no library call: the kernels
   // in between only need to leave it alone.
-  auto arg = dyn_cast<BlockArgument>(root);
-  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
-                  : func::FuncOp();
-  auto shared = func ? func->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place")
-                     : DenseI64ArrayAttr();
-  bool isInput =
-      func && arg.getOwner() == &func.getBody().front() &&
-      !func.getArgAttr(arg.getArgNumber(), "bufferize.result") &&
-      !(shared && llvm::is_contained(shared.asArrayRef(),
-                                     static_cast<int64_t>(arg.getArgNumber())));
+  bool isInput = mlx::isGraphInput(root);
   for (scf::ParallelOp kernel : kernels) {
     for (Operation *it = load->getNextNode(); it != kernel.getOperation();
          it = it->getNextNode()) {

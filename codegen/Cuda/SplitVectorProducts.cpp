@@ -155,8 +155,11 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
     return llvm::divideCeil(plan.k, plan.ky * rows);
   };
   plan.unroll = kMaxRowsPerStep;
+  // Fewer rows per thread for more blocks, but not past kMaxChunks: a
+  // thread's rows are better loaded at once than in more steps.
   while (plan.unroll > 1 &&
-         plan.tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks)
+         plan.tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
+         chunksFor(plan.unroll / 2) <= kMaxChunks)
     plan.unroll /= 2;
   plan.steps = 1;
   while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
@@ -169,8 +172,9 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
 class ProductSplitter {
 public:
   ProductSplitter(linalg::LinalgOp op, const Plan &plan,
-                  memref::GlobalOp counters)
-      : op(op), plan(plan), counters(counters), b(op), loc(op.getLoc()) {}
+                  memref::GlobalOp counters, bool prefetchesWeights)
+      : op(op), plan(plan), counters(counters), b(op), loc(op.getLoc()),
+        prefetchesWeights(prefetchesWeights) {}
   void run();
 
 private:
@@ -215,6 +219,8 @@ private:
   memref::GlobalOp counters;
   OpBuilder b;
   Location loc;
+  /// w is a graph input that the program never writes.
+  bool prefetchesWeights;
 };
 
 void ProductSplitter::mergeSlices(Location l, ArrayRef<Value> sums,
@@ -301,17 +307,30 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorType));
   SmallVector<Value> sums(plan.m, zero);
   int64_t wBytes = mlx::getElementBytes(wVectorType.getElementType());
-  // One step: `unroll` rows from `stepRow`, their loads issued together.
-  auto emitStep = [&](Value stepRow) {
+  // One step's `unroll` rows of w from `stepRow`, all loads issued at once.
+  auto loadRows = [&](Value stepRow) {
+    SmallVector<Value> rows;
     for (int64_t r = 0; r < plan.unroll; ++r) {
       Value row = arith::AddIOp::create(b, loc, stepRow, cst(r));
       Value readRow =
           ragged
               ? arith::MinUIOp::create(b, loc, row, cst(plan.k - 1)).getResult()
               : row;
-      Value wRow = vector::LoadOp::create(
+      rows.push_back(vector::LoadOp::create(
           b, loc, wVectorType, w, at(w, bt, readRow, column),
-          /*nontemporal=*/false, llvm::MaybeAlign(wBytes * plan.width));
+          /*nontemporal=*/false, llvm::MaybeAlign(wBytes * plan.width)));
+    }
+    return rows;
+  };
+  // Adds the step's rows times a's elements to the sums.
+  auto addRows = [&](Value stepRow, ArrayRef<Value> rows) {
+    for (auto [r, loaded] : llvm::enumerate(rows)) {
+      Value row = arith::AddIOp::create(b, loc, stepRow, cst(r));
+      Value readRow =
+          ragged
+              ? arith::MinUIOp::create(b, loc, row, cst(plan.k - 1)).getResult()
+              : row;
+      Value wRow = loaded;
       if (wVectorType.getElementType() != f32Type)
         wRow = arith::ExtFOp::create(b, loc, vectorType, wRow);
       if (ragged) {
@@ -328,19 +347,29 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
       }
     }
   };
-  if (plan.steps == 1) {
-    emitStep(firstRow);
-  } else {
+  // Where the kernel may start before the one before it ends (sm_90+, see
+  // mlxc-grid-dependent-launch), it first loads w's rows of its first step
+  // when the program writes w nowhere (a weight), then waits for that
+  // kernel: the weights stream while it ends.
+  SmallVector<Value> firstRows;
+  if (prefetchesWeights)
+    firstRows = loadRows(firstRow);
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  if (!prefetchesWeights)
+    firstRows = loadRows(firstRow);
+  addRows(firstRow, firstRows);
+  if (plan.steps > 1) {
     auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(plan.steps), cst(1), sums,
+        b, loc, cst(1), cst(plan.steps), cst(1), sums,
         [&](OpBuilder &body, Location l, Value step, ValueRange carried) {
           OpBuilder::InsertionGuard inner(b);
           b.setInsertionPoint(body.getInsertionBlock(),
                               body.getInsertionPoint());
           sums.assign(carried.begin(), carried.end());
-          emitStep(arith::AddIOp::create(
+          Value stepRow = arith::AddIOp::create(
               b, l, firstRow,
-              arith::MulIOp::create(b, l, step, cst(plan.unroll))));
+              arith::MulIOp::create(b, l, step, cst(plan.unroll)));
+          addRows(stepRow, loadRows(stepRow));
           scf::YieldOp::create(b, l, sums);
         });
     sums.assign(loop.getResults().begin(), loop.getResults().end());
@@ -560,19 +589,27 @@ struct MlxcSplitVectorProductsPass final
     : mlx::impl::MlxcSplitVectorProductsBase<MlxcSplitVectorProductsPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, Plan>> products;
+    SmallVector<std::tuple<linalg::LinalgOp, Plan, bool>> products;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         return;
-      if (std::optional<Plan> plan = planProduct(op))
-        products.push_back({op, *plan});
+      std::optional<Plan> plan = planProduct(op);
+      if (!plan)
+        return;
+      // Decided before any product becomes a kernel.
+      Value root = mlx::getRootBuffer(op.getDpsInputs()[1]);
+      bool weights =
+          mlx::isGraphInput(root) &&
+          !mlx::mayWrite(cast<BlockArgument>(root).getOwner()->getParentOp(),
+                         root);
+      products.push_back({op, *plan, weights});
     });
     if (products.empty())
       return;
     // One count per column tile and batch, shared by all the products (they
     // run one after another, and each leaves its counts at zero).
     int64_t slots = 1;
-    for (auto &[op, plan] : products)
+    for (auto &[op, plan, weights] : products)
       slots = std::max(slots, plan.batch * plan.tiles);
     ModuleOp module = getOperation();
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
@@ -585,8 +622,8 @@ struct MlxcSplitVectorProductsPass final
             builder.getI32IntegerAttr(0)),
         /*constant=*/false, /*alignment=*/nullptr);
     SymbolTable(module).insert(counters);
-    for (auto &[op, plan] : products)
-      ProductSplitter(op, plan, counters).run();
+    for (auto &[op, plan, weights] : products)
+      ProductSplitter(op, plan, counters, weights).run();
   }
 };
 

@@ -3,14 +3,22 @@
 // One row times a weight stored [in, out]: one kernel. Its blocks sum
 // chunks of k (16-byte rows of w per thread), count themselves per column
 // tile, and the last one adds the chunks into the output; the zero fill
-// before the product is folded in.
+// before the product is folded in. The weight is an input that nothing
+// writes: its rows are loaded before the wait for the kernel before
+// (sm_90's grid-dependent launch; mlxc-grid-dependent-launch drops the wait
+// elsewhere), the other operand after it.
 // CHECK: memref.global "private" @mlxc_split_product_counts : memref<1xi32> = dense<0>
 // CHECK-LABEL: func.func @one_row
 // CHECK-NOT: linalg.fill
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<4x1x1x96xf32>
 // CHECK: gpu.launch
 // CHECK: memref.get_global @mlxc_split_product_counts
+// CHECK-NOT: memref.load %arg0
 // CHECK: vector.load %arg1{{.*}} : memref<1x64x96xbf16>, vector<8xbf16>
+// CHECK-NOT: memref.load %arg0
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NOT: vector.load %arg1
+// CHECK: memref.load %arg0
 // CHECK: gpu.barrier
 // CHECK: memref.store {{.*}}, %[[PARTIALS]]
 // CHECK: nvvm.memory.barrier <gpu>
@@ -50,5 +58,25 @@ func.func @many_rows(%a: memref<8x64xf32>, %w: memref<64x96xf32>,
                      %c: memref<8x96xf32>) {
   linalg.matmul ins(%a, %w : memref<8x64xf32>, memref<64x96xf32>)
                 outs(%c : memref<8x96xf32>)
+  return
+}
+
+// -----
+
+// A right-hand side the program writes (here a fill; a KV cache updated in
+// place) is read only after the wait.
+// CHECK-LABEL: func.func @written_operand
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load %arg1
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: vector.load %arg1
+func.func @written_operand(%a: memref<1x64xf32>, %w: memref<64x96xf32>,
+                           %c: memref<1x96xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%one : f32) outs(%w : memref<64x96xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x96xf32>)
+  linalg.matmul ins(%a, %w : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%c : memref<1x96xf32>)
   return
 }

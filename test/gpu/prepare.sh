@@ -7,10 +7,13 @@
 # pass it as the device tool's `carry`).
 #   test/gpu/prepare.sh [BUILD] [DEST]     (default: build build-gpu/suite)
 #
-# Also a few graphs built with --gpu-arch=sm_90 (cubin/), the same with their
-# PTX broken so that only the cubin can load (cubin-only/), and one built
-# for sm_80 with broken PTX (ptx-needed/): no sm_80 cubin fits an sm_90 GPU,
-# so it must fail to load, which shows the PTX is what runs there.
+# The cases are built with --gpu-arch=sm_90, as for the H200: the cubin
+# (whose kernels overlap their predecessors, mlxc-grid-dependent-launch) is
+# what runs. Also a few graphs built without it (ptx/: the sm_70 PTX, JIT
+# compiled), a few with their PTX broken so that only the cubin can load
+# (cubin-only/), and one built for sm_80 with broken PTX (ptx-needed/): no
+# sm_80 cubin fits an sm_90 GPU, so it must fail to load, which shows the
+# PTX is what runs there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
@@ -31,19 +34,19 @@ open(sys.argv[1], "wb").write(data.replace(b".target sm_70", b".target sm_7X"))
 PY
 }
 for graph in test/E2E/*.mlir; do
-  prepare "$graph" "$DEST/cases/$(basename "$graph" .mlir)"
+  prepare "$graph" "$DEST/cases/$(basename "$graph" .mlir)" --gpu-arch=sm_90
 done
-for name in matmul-float16 matmul-bfloat16 mlp fast-sdpa-float32 softmax; do
-  prepare test/E2E/$name.mlir "$DEST/cubin/$name" --gpu-arch=sm_90
+for name in matmul-float16 matmul-bfloat16 mlp fast-sdpa-float32 softmax vector-products; do
+  prepare test/E2E/$name.mlir "$DEST/ptx/$name"
   mkdir -p "$DEST/cubin-only"
-  cp -r "$DEST/cubin/$name" "$DEST/cubin-only/$name"
+  cp -r "$DEST/cases/$name" "$DEST/cubin-only/$name"
   break_ptx "$DEST/cubin-only/$name/model"
 done
 prepare test/E2E/mlp.mlir "$DEST/ptx-needed/mlp" --gpu-arch=sm_80
 break_ptx "$DEST/ptx-needed/mlp/model"
 # The models MLX exported (test/Mlxfn), with MLX's inputs and outputs.
 for model in $(python3 test/Mlxfn/corpus.py list); do
-  python3 test/Mlxfn/check_mlxfn.py "$model" --mlxc "$BUILD/bin/mlxc" \
+  MLXC_EXTRA_ARGS=--gpu-arch=sm_90 python3 test/Mlxfn/check_mlxfn.py "$model" --mlxc "$BUILD/bin/mlxc" \
     --workdir "$DEST/cases/mlxfn-$model" --prepare >/dev/null || { echo "prepare failed: $model"; fail=1; }
 done
 # Greedy generation from the tiny mlx-lm models of test/LM, compiled for

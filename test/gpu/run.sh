@@ -3,8 +3,8 @@
 # E2E case on the GPU in unified-memory mode, in copy mode
 # (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck; with --repeat 3
 # (the outputs then come from a CUDA graph replay) in both modes and with
-# graphs off (MLXRT_NO_GRAPH=1); the cubin builds, also with their PTX
-# broken; greedy generation from the language models of test/LM (C++ and
+# graphs off (MLXRT_NO_GRAPH=1); a few PTX-only builds, and cubins with their
+# PTX broken; greedy generation from the language models of test/LM (C++ and
 # Python, unified and copy mode, the C++ program under memcheck); plus the
 # runtime's unit tests. Nothing is built here.
 #   run.sh [SUITE_DIR] [LOG_DIR]
@@ -31,7 +31,7 @@ if [ "${1:-}" = --one ]; then
   mode=$2; case=$3; name=$(basename "$case")
   verify() { python3 "$SUITE/check.py" x --workdir "$case" --verify --device=cuda 2>&1; }
   case $mode in
-    unified|cubin|cubin-only) out=$(verify) ;;
+    unified|ptx|cubin-only) out=$(verify) ;;
     copy) out=$(MLXRT_NO_UNIFIED=1 verify) ;;
     repeat) out=$(MLXC_RUN_ARGS="--repeat 3" verify) ;;
     copy-repeat) out=$(MLXRT_NO_UNIFIED=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
@@ -98,7 +98,7 @@ fi
 MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
-            cubin:cubin cubin-only:cubin-only ptx-needed:ptx-needed; do
+            ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed; do
   mode=${spec%%:*}; dir=${spec#*:}
   [ -d "$SUITE/$dir" ] || continue
   for case in "$SUITE/$dir"/*/; do jobs+=("$mode ${case%/}"); done

@@ -131,6 +131,11 @@ static cl::opt<bool> noPrefetch(
     "no-prefetch",
     cl::desc("Leave out the prefetches of unified memory (for benchmarks)"),
     cl::cat(category));
+static cl::opt<bool> noGridDependentLaunch(
+    "no-grid-dependent-launch",
+    cl::desc("Launch each kernel only once the one before it has ended, also "
+             "on sm_90 and newer (for benchmarks)"),
+    cl::cat(category));
 static cl::opt<bool> noStreamIO(
     "no-stream-io",
     cl::desc("Migrate every unified input and output instead of leaving "
@@ -731,7 +736,8 @@ static std::string getProgramKey(ModuleOp module, StringRef optionsKey,
   raw_string_ostream os(text);
   os << optionsKey << "\nemit " << int(Emit(emit)) << " target " << target
      << " gpu-arch " << gpuArch << " prefetch " << !noPrefetch << " stream-io "
-     << !noStreamIO << " cpu-matmul-calls " << cpuMatmulCalls << "\nlibdevice "
+     << !noStreamIO << " cpu-matmul-calls " << cpuMatmulCalls
+     << " grid-dependent-launch " << !noGridDependentLaunch << "\nlibdevice "
      << (libdevice.empty() ? "" : fileIdentity(libdevice)) << "\nptxas "
      << (ptxas.empty() ? "" : fileIdentity(ptxas)) << "\n";
   mlx::printForKey(module, os);
@@ -902,6 +908,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     return failure();
   }
   bool wantCubin = cuda && gpuArch != "sm_70" && emit != Emit::Ptx;
+  // The cubin's kernels overlap their predecessors from sm_90 on
+  // (mlxc-grid-dependent-launch).
+  std::string dependentLaunchChip =
+      wantCubin && archNumber >= 90 && !noGridDependentLaunch ? gpuArch.getValue()
+                                                              : "";
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       module.print(os);
@@ -1121,7 +1132,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       std::string cache = getCacheDir();
       std::string gpuKey =
           optionsKey + " " + fileIdentity(*libdevice) + " " +
-          (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "");
+          (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "") +
+          " grid-dependent-launch " + dependentLaunchChip;
       llvm::StringMap<std::string> built =
           mlx::loadGpuBinaries(*cudaModule, cache, gpuKey);
       gpuBinariesBuilt = built.size();
@@ -1129,7 +1141,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       if (failed(mlx::runPipeline(
               *cudaModule,
               mlx::getCudaBinaryPipeline(
-                  *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas),
+                  *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas,
+                  dependentLaunchChip),
               &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
                                     model, capturable)))
