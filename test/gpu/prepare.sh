@@ -36,7 +36,7 @@ PY
 for graph in test/E2E/*.mlir; do
   prepare "$graph" "$DEST/cases/$(basename "$graph" .mlir)" --gpu-arch=sm_90
 done
-for name in matmul-float16 matmul-bfloat16 mlp fast-sdpa-float32 softmax vector-products; do
+for name in matmul-float16 matmul-bfloat16 mlp fast-sdpa-float32 softmax; do
   prepare test/E2E/$name.mlir "$DEST/ptx/$name"
   mkdir -p "$DEST/cubin-only"
   cp -r "$DEST/cases/$name" "$DEST/cubin-only/$name"
