@@ -482,10 +482,11 @@ def MlxcGridDependentLaunch : Pass<"mlxc-grid-dependent-launch",
     all have constant sizes of at most two H200 waves of threads (540672)
     starts with `griddepcontrol.launch_dependents` and, where no wait was
     placed (after a split product's weight loads), a `griddepcontrol.wait`,
-    and gets the global `<kernel>_grid_dependent` (runtime/mlxrt_abi.h): the
-    runtime launches it with programmatic stream serialization. Larger grids
-    are left as they were: they gain nothing from an early start, and each
-    of their blocks would pay for the two instructions.
+    and is named in the module's `mlxc_grid_dependent_kernels` list
+    (runtime/mlxrt_abi.h; every module has one, empty in the sm_70 module):
+    the runtime launches it with programmatic stream serialization. Larger
+    grids are left as they were: they gain nothing from an early start, and
+    each of their blocks would pay for the two instructions.
     `mlxc-embed-cubin` builds the module's cubin from the clone's PTX.
   }];
   let options = [

@@ -33,7 +33,7 @@
 typedef struct KernelFunction {
   struct KernelFunction *next;
   CUfunction fn;
-  /// Its module defines <name> MLXRT_GRID_DEPENDENT_SUFFIX.
+  /// Named in its module's MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL.
   bool dependentLaunch;
   char name[]; ///< Named in error messages.
 } KernelFunction;
@@ -43,6 +43,10 @@ typedef struct ModuleInstance {
   struct ModuleInstance *next;
   mlxrt_cuda_device *dev;
   CUmodule module;
+  /// MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL's names (NULL: none), read when
+  /// the driver can launch them so (cuLaunchKernelEx).
+  char *dependentKernels;
+  size_t dependentKernelsBytes;
   KernelFunction *functions;
 } ModuleInstance;
 
@@ -137,6 +141,7 @@ static LazyModule *Modules;
 /// Unloads one instance (its device's context must be current) and frees it.
 static void destroyInstance(ModuleInstance *inst) {
   inst->dev->drv->cuModuleUnload(inst->module);
+  free(inst->dependentKernels);
   for (KernelFunction *f = inst->functions; f;) {
     KernelFunction *next = f->next;
     free(f);
@@ -232,6 +237,32 @@ static void flattenLog(const char *log, char *out, size_t size) {
 }
 
 /// Loads `m` into dev's context (the caller holds ModulesLock).
+/// Reads the module's MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL into `inst`. A
+/// module without it (a cached build from before it) or a driver that
+/// cannot launch them so leaves the list empty: every kernel then launches
+/// after the one before ends, as the sm_70 PTX's do.
+static void readDependentKernels(ModuleInstance *inst) {
+  const mlxrt_cuda_driver *drv = inst->dev->drv;
+  CUdeviceptr names;
+  size_t bytes;
+  if (!drv->launchKernelEx || !drv->moduleGetGlobal ||
+      drv->moduleGetGlobal(&names, &bytes, inst->module,
+                           MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL) !=
+          CUDA_SUCCESS ||
+      bytes < 2 || bytes > (1u << 20))
+    return;
+  char *copy = malloc(bytes);
+  if (!copy)
+    return;
+  if (drv->cuMemcpyDtoH_v2(copy, names, bytes) != CUDA_SUCCESS ||
+      copy[bytes - 1] != '\0') {
+    free(copy);
+    return;
+  }
+  inst->dependentKernels = copy;
+  inst->dependentKernelsBytes = bytes;
+}
+
 static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
                                     const char *kernel) {
   char log[4096] = "";
@@ -305,6 +336,7 @@ static ModuleInstance *loadInstance(LazyModule *m, mlxrt_cuda_device *dev,
   }
   inst->dev = dev;
   inst->module = module;
+  readDependentKernels(inst);
   inst->next = m->instances;
   m->instances = inst;
   return inst;
@@ -323,21 +355,14 @@ bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev) {
   return !dev->failed;
 }
 
-/// Whether the module defines <kernel> MLXRT_GRID_DEPENDENT_SUFFIX: only an
-/// image built for sm_90+ does (the PTX for older GPUs does not), and only a
-/// driver with cuLaunchKernelEx can use it.
-static bool isGridDependent(mlxrt_cuda_device *dev, CUmodule module,
-                            const char *kernel) {
-  if (!dev->drv->launchKernelEx || !dev->drv->moduleGetGlobal)
-    return false;
-  char symbol[512];
-  int n = snprintf(symbol, sizeof(symbol), "%s%s", kernel,
-                   MLXRT_GRID_DEPENDENT_SUFFIX);
-  CUdeviceptr flag;
-  size_t bytes;
-  return n > 0 && (size_t)n < sizeof(symbol) &&
-         dev->drv->moduleGetGlobal(&flag, &bytes, module, symbol) ==
-             CUDA_SUCCESS;
+/// Whether `kernel` is one of the instance's grid-dependent kernels.
+static bool isGridDependent(const ModuleInstance *inst, const char *kernel) {
+  const char *end = inst->dependentKernels + inst->dependentKernelsBytes;
+  for (const char *name = inst->dependentKernels; name && name < end && *name;
+       name += strlen(name) + 1)
+    if (strcmp(name, kernel) == 0)
+      return true;
+  return false;
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -373,7 +398,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
       f = malloc(sizeof(*f) + len + 1);
       if (f) {
         f->fn = fn;
-        f->dependentLaunch = isGridDependent(dev, inst->module, name);
+        f->dependentLaunch = isGridDependent(inst, name);
         memcpy(f->name, name, len + 1);
         f->next = inst->functions;
         inst->functions = f;

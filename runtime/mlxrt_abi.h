@@ -57,13 +57,13 @@ enum {
   MLXRT_MODEL_USES_MATMUL = 1,
 };
 
-/// A kernel K whose GPU module image also defines the global K followed by
-/// this suffix (an i32) waits for the kernel before it
-/// (griddepcontrol.wait, sm_90+) before it reads what that kernel may write
-/// or writes anything: the runtime launches it with programmatic stream
-/// serialization, so that it starts (and reads its weights) while the one
-/// before ends.
-#define MLXRT_GRID_DEPENDENT_SUFFIX "_grid_dependent"
+/// Every GPU module mlxc builds defines this global: the names of its
+/// kernels that wait for the kernel before them (griddepcontrol.wait,
+/// sm_90+) before they read what that kernel may write or write anything,
+/// each ended by a NUL, then one more NUL (just a NUL in the sm_70 PTX). The
+/// runtime launches those with programmatic stream serialization, so that
+/// they start (and read their weights) while the kernel before ends.
+#define MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL "mlxc_grid_dependent_kernels"
 
 /// Where mlxrt_prefetch puts a buffer (mlx-memory-placement's numbers).
 enum {

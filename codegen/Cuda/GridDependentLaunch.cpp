@@ -15,11 +15,12 @@
 // targeting that chip. There each kernel that every launch gives at most
 // kMaxDependentThreads threads starts with griddepcontrol.launch_dependents
 // (its successor may be scheduled at once) and, where no wait was placed, a
-// wait, and the global `<kernel>` MLXRT_GRID_DEPENDENT_SUFFIX tells the
-// runtime to launch it that way. Larger grids gain nothing from starting
-// early, and every block of theirs would pay for the two instructions (on
-// the H200, 2026-12-02: a 16 MiB copy of 32784 blocks took 41 us instead of
-// 25). mlxc-embed-cubin builds the module's cubin from the clone's PTX.
+// wait, and the module's list of such kernels (MLXRT_GRID_DEPENDENT_KERNELS_
+// SYMBOL, empty in the sm_70 module) tells the runtime to launch it that way.
+// Larger grids gain nothing from starting early, and every block of theirs
+// would pay for the two instructions (on the H200, 2026-12-02: a 16 MiB copy of
+// 32784 blocks took 41 us instead of 25). mlxc-embed-cubin builds the module's
+// cubin from the clone's PTX.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,23 @@ llvm::StringMap<int64_t> getLaunchThreads(ModuleOp module) {
   return threads;
 }
 
+/// Defines the module's list of grid-dependent kernels (each name ended by a
+/// NUL, then a NUL), in global memory and visible: cuModuleGetGlobal finds
+/// it in every module mlxc builds.
+void addKernelList(gpu::GPUModuleOp module, ArrayRef<StringRef> kernels) {
+  std::string names;
+  for (StringRef kernel : kernels)
+    names += (kernel + Twine('\0')).str();
+  names += '\0';
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), names.size());
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL,
+                         b.getStringAttr(names), /*alignment=*/1,
+                         /*addrSpace=*/1);
+}
+
 /// The grid-dependent variant of `original` for `chip`.
 LogicalResult addVariant(gpu::GPUModuleOp original, StringRef chip,
                          const llvm::StringMap<int64_t> &launchThreads) {
@@ -122,14 +140,7 @@ LogicalResult addVariant(gpu::GPUModuleOp original, StringRef chip,
       NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
     dependent.push_back(func.getName());
   }
-  // In global memory, visible (external): cuModuleGetGlobal finds them.
-  b.setInsertionPointToStart(variant.getBody());
-  for (StringRef kernel : dependent)
-    LLVM::GlobalOp::create(b, variant.getLoc(), b.getI32Type(),
-                           /*isConstant=*/true, LLVM::Linkage::External,
-                           (kernel + MLXRT_GRID_DEPENDENT_SUFFIX).str(),
-                           b.getI32IntegerAttr(1), /*alignment=*/4,
-                           /*addrSpace=*/1);
+  addKernelList(variant, dependent);
   return success();
 }
 
@@ -144,6 +155,7 @@ struct MlxcGridDependentLaunchPass final
       if (!chip.empty() && failed(addVariant(gpuModule, chip, launchThreads)))
         return signalPassFailure();
       gpuModule.walk([](NVVM::GriddepcontrolOp op) { op.erase(); });
+      addKernelList(gpuModule, {});
     }
   }
 };

@@ -4,15 +4,14 @@
 // The sm_70 module loses the wait a split product placed; in the sm_90
 // clone every kernel whose launches have at most 540672 threads (two waves
 // of the H200) starts with launch_dependents, gains a wait where none was
-// placed, and has the global that the runtime looks for. A larger or unlaunched kernel is left as in
-// the sm_70 module (no wait, no global).
+// placed, and is named in the module's list that the runtime reads (empty
+// in the sm_70 module). A larger or unlaunched kernel is left as in the
+// sm_70 module.
 // CHECK-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_70">]
+// CHECK-NEXT: llvm.mlir.global external constant @mlxc_grid_dependent_kernels("\00") {addr_space = 1 : i32
 // CHECK-NOT: griddepcontrol
 // CHECK-LABEL: gpu.module @kernels_sm_90 [#nvvm.target<O = 3, chip = "sm_90">]
-// CHECK-NOT: @large_grid_dependent
-// CHECK-DAG: llvm.mlir.global external constant @elementwise_grid_dependent(1 : i32) {addr_space = 1 : i32
-// CHECK-DAG: llvm.mlir.global external constant @product_grid_dependent(1 : i32) {addr_space = 1 : i32
-// CHECK-NOT: @large_grid_dependent
+// CHECK-NEXT: llvm.mlir.global external constant @mlxc_grid_dependent_kernels("elementwise\00product\00\00") {addr_space = 1 : i32
 // CHECK-LABEL: llvm.func @elementwise
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK-NEXT: nvvm.griddepcontrol wait
@@ -31,7 +30,7 @@
 
 // PTX70-NOT: griddepcontrol
 // PTX70-NOT: _sm_90
-// PTX70-NOT: _grid_dependent
+// PTX70: @mlxc_grid_dependent_kernels("\00")
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_70">] {
     llvm.func @elementwise(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {

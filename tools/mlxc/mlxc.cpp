@@ -1133,7 +1133,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       std::string gpuKey =
           optionsKey + " " + fileIdentity(*libdevice) + " " +
           (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "") +
-          " grid-dependent-launch " + dependentLaunchChip;
+          " grid-dependent-kernels " + dependentLaunchChip;
       llvm::StringMap<std::string> built =
           mlx::loadGpuBinaries(*cudaModule, cache, gpuKey);
       gpuBinariesBuilt = built.size();
