@@ -109,6 +109,25 @@ bool allowsVectorAccess(Value w, int64_t width) {
   return isa<BlockArgument>(root) || root.getDefiningOp<memref::AllocOp>();
 }
 
+/// Rows per thread and chunks of k for `plan` in a launch of `tiles` column
+/// tiles (those of products that share the launch, see below).
+void planChunks(Plan &plan, int64_t tiles) {
+  auto chunksFor = [&](int64_t rows) {
+    return llvm::divideCeil(plan.k, plan.ky * rows);
+  };
+  plan.unroll = kMaxRowsPerStep;
+  // Fewer rows per thread for more blocks, but not past kMaxChunks: a
+  // thread's rows are better loaded at once than in more steps.
+  while (plan.unroll > 1 && tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
+         chunksFor(plan.unroll / 2) <= kMaxChunks)
+    plan.unroll /= 2;
+  plan.steps = 1;
+  while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
+    ++plan.steps;
+  plan.rows = plan.unroll * plan.steps;
+  plan.chunks = chunksFor(plan.rows);
+}
+
 std::optional<Plan> planProduct(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps() ||
       op.hasDynamicShape())
@@ -151,31 +170,37 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
   plan.tx = std::min(kMaxGroupsPerBlock, plan.groups);
   plan.ky = kThreads / plan.tx;
   plan.tiles = llvm::divideCeil(plan.groups, plan.tx);
-  auto chunksFor = [&](int64_t rows) {
-    return llvm::divideCeil(plan.k, plan.ky * rows);
-  };
-  plan.unroll = kMaxRowsPerStep;
-  // Fewer rows per thread for more blocks, but not past kMaxChunks: a
-  // thread's rows are better loaded at once than in more steps.
-  while (plan.unroll > 1 &&
-         plan.tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
-         chunksFor(plan.unroll / 2) <= kMaxChunks)
-    plan.unroll /= 2;
-  plan.steps = 1;
-  while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
-    ++plan.steps;
-  plan.rows = plan.unroll * plan.steps;
-  plan.chunks = chunksFor(plan.rows);
+  planChunks(plan, plan.tiles);
   return plan;
 }
+
+/// A launch that computes split products: its ids, its workgroup buffers
+/// and the counts (one per column tile of the launch and batch).
+struct SplitLaunch {
+  Value tx, ky, tile, chunk, bt, shared, flag, counters;
+  int64_t tiles;
+};
 
 class ProductSplitter {
 public:
   ProductSplitter(linalg::LinalgOp op, const Plan &plan,
-                  memref::GlobalOp counters, bool prefetchesWeights)
-      : op(op), plan(plan), counters(counters), b(op), loc(op.getLoc()),
+                  bool prefetchesWeights)
+      : op(op), plan(plan), b(op), loc(op.getLoc()),
         prefetchesWeights(prefetchesWeights) {}
-  void run();
+  /// Before the launch: folds the zero fill, finds the epilogue and
+  /// allocates the partial sums.
+  void prepare();
+  /// In `launch`, for its blocks of x ids [firstTile, firstTile + tiles):
+  /// this product.
+  void emitBody(const SplitLaunch &launch, int64_t firstTile);
+  /// After the launch: frees the partial sums, erases the product, its fill
+  /// and its epilogue.
+  void finish(Operation *launch);
+  /// The elementwise op that only consumes the product (see above), or null.
+  linalg::GenericOp findEpilogue();
+
+  linalg::LinalgOp op;
+  Plan plan;
 
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -190,9 +215,6 @@ private:
       return {bt, row, col};
     return {row, col};
   }
-  void emitKernel(Value partials, bool accumulate);
-  /// The elementwise op that only consumes the product (see above), or null.
-  linalg::GenericOp findEpilogue();
   /// Stores output element `indices` (of the product's output), `total`:
   /// through the epilogue when there is one.
   void storeOutput(Location loc, Value total, ValueRange indices);
@@ -205,18 +227,13 @@ private:
                    function_ref<void(Value, Value, Value)> use);
 
   linalg::GenericOp epilogue;
-  /// In the kernel: the thread's ids, its column slot in shared memory and
-  /// the shared buffer of the k slices' sums.
+  Operation *fill = nullptr; ///< The zero fill folded in, or null.
+  Value partials;
+  /// In the kernel: the thread's ids, the product's column tile, its column
+  /// slot in shared memory and the shared buffer of the k slices' sums.
   Value tx, ky, tile, thread, slot, shared;
 
-  Value getCounters() {
-    return memref::GetGlobalOp::create(b, loc, counters.getType(),
-                                       counters.getSymName());
-  }
-
-  linalg::LinalgOp op;
-  const Plan &plan;
-  memref::GlobalOp counters;
+public:
   OpBuilder b;
   Location loc;
   /// w is a graph input that the program never writes.
@@ -262,32 +279,21 @@ void ProductSplitter::mergeSlices(Location l, ArrayRef<Value> sums,
   }
 }
 
-void ProductSplitter::emitKernel(Value partials, bool accumulate) {
+void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
   Value a = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
   Value out = op.getDpsInits()[0];
+  bool accumulate = !fill;
   Type f32Type = b.getF32Type();
-  auto space =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto sharedType = MemRefType::get({plan.ky, plan.m, plan.tx * plan.width},
-                                    f32Type, nullptr, space);
-  auto flagType = MemRefType::get({1}, b.getI32Type(), nullptr, space);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, cst(plan.tiles), cst(plan.chunks), cst(plan.batch), cst(plan.tx),
-      cst(plan.ky), cst(1), /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, ValueRange(),
-      TypeRange{sharedType, flagType});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  shared = launch.getWorkgroupAttributions()[0];
-  Value flag = launch.getWorkgroupAttributions()[1];
-  // Taken inside the kernel: the counts live in the GPU module (outlining
-  // copies the global there).
-  Value counters = getCounters();
-  tx = launch.getThreadIds().x;
-  ky = launch.getThreadIds().y;
-  tile = launch.getBlockIds().x;
-  Value chunk = launch.getBlockIds().y;
-  Value bt = launch.getBlockIds().z;
+  shared = launch.shared;
+  Value flag = launch.flag;
+  Value counters = launch.counters;
+  tx = launch.tx;
+  ky = launch.ky;
+  tile = firstTile ? arith::SubIOp::create(b, loc, launch.tile, cst(firstTile))
+                         .getResult()
+                   : launch.tile;
+  Value chunk = launch.chunk;
+  Value bt = launch.bt;
 
   // This thread's columns (clamped: a thread past the last group reads the
   // last one and stores nothing).
@@ -391,7 +397,8 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, cst(0));
   scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &then, Location l) {
     Value slotIndex = arith::AddIOp::create(
-        then, l, arith::MulIOp::create(then, l, bt, cst(plan.tiles)), tile);
+        then, l, arith::MulIOp::create(then, l, bt, cst(launch.tiles)),
+        launch.tile);
     Value one = arith::ConstantIntOp::create(then, l, 1, 32);
     Value before =
         memref::AtomicRMWOp::create(then, l, arith::AtomicRMWKind::addi, one,
@@ -456,7 +463,6 @@ void ProductSplitter::emitKernel(Value partials, bool accumulate) {
     });
     scf::YieldOp::create(b, l);
   });
-  gpu::TerminatorOp::create(b, loc);
 }
 
 linalg::GenericOp ProductSplitter::findEpilogue() {
@@ -550,17 +556,18 @@ void ProductSplitter::storeOutput(Location l, Value total, ValueRange indices) {
       init->get(), indicesOf(*init));
 }
 
-void ProductSplitter::run() {
+void ProductSplitter::prepare() {
   Value c = op.getDpsInits()[0];
   // A zero fill right before the product (views and constants between)
   // is what the combine does without reading the output.
   Operation *prev = op->getPrevNode();
   while (prev && isPure(prev))
     prev = prev->getPrevNode();
-  bool dropFill = mlx::isZeroFillOf(prev, c);
+  if (mlx::isZeroFillOf(prev, c))
+    fill = prev;
   // The epilogue replaces the product's own store: only when the product
   // starts from zero (it never reads its output).
-  if (dropFill)
+  if (fill)
     epilogue = findEpilogue();
   if (epilogue)
     for (Value operand : epilogue->getOperands())
@@ -569,11 +576,16 @@ void ProductSplitter::run() {
         def->moveBefore(op);
   auto partialsType = MemRefType::get({plan.chunks, plan.batch, plan.m, plan.n},
                                       b.getF32Type());
-  Value partials = memref::AllocOp::create(b, loc, partialsType);
-  emitKernel(partials, /*accumulate=*/!dropFill);
-  memref::DeallocOp::create(b, loc, partials);
-  if (dropFill)
-    prev->erase();
+  partials = memref::AllocOp::create(b, loc, partialsType);
+}
+
+void ProductSplitter::finish(Operation *launch) {
+  OpBuilder after(launch->getContext());
+  after.setInsertionPointAfter(launch);
+  memref::DeallocOp::create(after, loc, partials);
+  Value c = op.getDpsInits()[0];
+  if (fill)
+    fill->erase();
   op->erase();
   if (epilogue) {
     epilogue->erase();
@@ -583,6 +595,120 @@ void ProductSplitter::run() {
       user->erase();
     alloc->erase();
   }
+}
+
+/// One launch for `group` (products that share their left-hand side and
+/// their plan's block shape and chunks, see below), placed where the last
+/// of them was: the blocks of each product's column tiles follow those of
+/// the one before.
+Operation *splitGroup(ArrayRef<ProductSplitter *> group,
+                      memref::GlobalOp counters) {
+  for (ProductSplitter *splitter : group)
+    splitter->prepare();
+  const Plan &plan = group.front()->plan;
+  int64_t tiles = 0;
+  for (ProductSplitter *splitter : group)
+    tiles += splitter->plan.tiles;
+  OpBuilder b(group.back()->op);
+  Location loc = group.back()->op.getLoc();
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto sharedType = MemRefType::get({plan.ky, plan.m, plan.tx * plan.width},
+                                    b.getF32Type(), nullptr, space);
+  auto flagType = MemRefType::get({1}, b.getI32Type(), nullptr, space);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cst(tiles), cst(plan.chunks), cst(plan.batch), cst(plan.tx),
+      cst(plan.ky), cst(1), /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, ValueRange(),
+      TypeRange{sharedType, flagType});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  SplitLaunch ids;
+  ids.shared = launch.getWorkgroupAttributions()[0];
+  ids.flag = launch.getWorkgroupAttributions()[1];
+  // Taken inside the kernel: the counts live in the GPU module (outlining
+  // copies the global there).
+  ids.counters = memref::GetGlobalOp::create(b, loc, counters.getType(),
+                                             counters.getSymName());
+  ids.tx = launch.getThreadIds().x;
+  ids.ky = launch.getThreadIds().y;
+  ids.tile = launch.getBlockIds().x;
+  ids.chunk = launch.getBlockIds().y;
+  ids.bt = launch.getBlockIds().z;
+  ids.tiles = tiles;
+  int64_t firstTile = 0;
+  for (ProductSplitter *splitter : group) {
+    if (group.size() == 1) {
+      splitter->b.setInsertionPoint(b.getInsertionBlock(),
+                                    b.getInsertionPoint());
+      splitter->emitBody(ids, 0);
+      break;
+    }
+    // Block-uniform: each block computes one product's tile.
+    Value local = arith::SubIOp::create(b, loc, ids.tile, cst(firstTile));
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       local, cst(splitter->plan.tiles));
+    scf::IfOp::create(b, loc, mine, [&](OpBuilder &then, Location l) {
+      splitter->b.setInsertionPoint(then.getInsertionBlock(),
+                                    then.getInsertionPoint());
+      splitter->emitBody(ids, firstTile);
+      scf::YieldOp::create(then, l);
+    });
+    firstTile += splitter->plan.tiles;
+  }
+  gpu::TerminatorOp::create(b, loc);
+  for (ProductSplitter *splitter : group)
+    splitter->finish(launch);
+  return launch;
+}
+
+/// Whether `a` and `b` are the same buffer: one value, or the same view op
+/// of the same operands.
+bool isSameBuffer(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  return defA && defB && isa<ViewLikeOpInterface>(defA) &&
+         OperationEquivalence::isEquivalentTo(
+             defA, defB, OperationEquivalence::IgnoreLocations) &&
+         cast<OpResult>(a).getResultNumber() ==
+             cast<OpResult>(b).getResultNumber();
+}
+
+/// Whether `next` can share the launch of `group`: the same left-hand side
+/// and block shape, and between the group's last product and `next` only
+/// ops that touch no memory, allocations, `next`'s zero fill and the last
+/// product's epilogue (which the launch computes). The launch then takes
+/// the place of `next`: nothing in between reads what it writes.
+bool joinsGroup(ArrayRef<ProductSplitter *> group, ProductSplitter &next) {
+  ProductSplitter &last = *group.back();
+  const Plan &p = last.plan, &q = next.plan;
+  if (last.op->getBlock() != next.op->getBlock() ||
+      !last.op->isBeforeInBlock(next.op) ||
+      !isSameBuffer(last.op.getDpsInputs()[0], next.op.getDpsInputs()[0]) ||
+      p.batch != q.batch || p.m != q.m || p.k != q.k || p.width != q.width ||
+      p.tx != q.tx || p.ky != q.ky)
+    return false;
+  Value nextA = mlx::getRootBuffer(next.op.getDpsInputs()[0]);
+  Value nextW = mlx::getRootBuffer(next.op.getDpsInputs()[1]);
+  for (Operation *op = last.op->getNextNode(); op != next.op.getOperation();
+       op = op->getNextNode()) {
+    if (isPure(op) || isa<memref::AllocOp>(op) ||
+        mlx::isZeroFillOf(op, next.op.getDpsInits()[0]))
+      continue;
+    // The last product's epilogue, fused only after its zero fill.
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    Operation *prev = last.op->getPrevNode();
+    while (prev && isPure(prev))
+      prev = prev->getPrevNode();
+    if (!generic || !mlx::isZeroFillOf(prev, last.op.getDpsInits()[0]) ||
+        last.findEpilogue() != generic)
+      return false;
+    Value written = mlx::getRootBuffer(generic.getDpsInits()[0]);
+    if (written == nextA || written == nextW)
+      return false;
+  }
+  return true;
 }
 
 struct MlxcSplitVectorProductsPass final
@@ -606,11 +732,31 @@ struct MlxcSplitVectorProductsPass final
     });
     if (products.empty())
       return;
-    // One count per column tile and batch, shared by all the products (they
-    // run one after another, and each leaves its counts at zero).
+    // Products next to each other that read the same left-hand side (a
+    // layer's q, k and v of one normed row; gate and up) share one launch.
+    std::vector<std::unique_ptr<ProductSplitter>> splitters;
+    SmallVector<SmallVector<ProductSplitter *>> groups;
+    for (auto &[op, plan, weights] : products) {
+      splitters.push_back(std::make_unique<ProductSplitter>(op, plan, weights));
+      ProductSplitter *splitter = splitters.back().get();
+      if (!groups.empty() && joinsGroup(groups.back(), *splitter))
+        groups.back().push_back(splitter);
+      else
+        groups.push_back({splitter});
+    }
+    // One count per column tile of a launch and batch, shared by all the
+    // launches (they run one after another, and each leaves its counts at
+    // zero).
     int64_t slots = 1;
-    for (auto &[op, plan, weights] : products)
-      slots = std::max(slots, plan.batch * plan.tiles);
+    for (SmallVector<ProductSplitter *> &group : groups) {
+      int64_t tiles = 0;
+      for (ProductSplitter *splitter : group)
+        tiles += splitter->plan.tiles;
+      if (group.size() > 1)
+        for (ProductSplitter *splitter : group)
+          planChunks(splitter->plan, tiles);
+      slots = std::max(slots, group.front()->plan.batch * tiles);
+    }
     ModuleOp module = getOperation();
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
     auto type = MemRefType::get({slots}, builder.getI32Type());
@@ -622,8 +768,8 @@ struct MlxcSplitVectorProductsPass final
             builder.getI32IntegerAttr(0)),
         /*constant=*/false, /*alignment=*/nullptr);
     SymbolTable(module).insert(counters);
-    for (auto &[op, plan, weights] : products)
-      ProductSplitter(op, plan, counters, weights).run();
+    for (SmallVector<ProductSplitter *> &group : groups)
+      splitGroup(group, counters);
   }
 };
 
