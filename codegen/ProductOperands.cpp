@@ -37,6 +37,10 @@ bool mlx::isGraphInput(Value root) {
 }
 
 bool mlx::mayWrite(Operation *scope, Value root) {
+  return mayAccess(scope, root, /*writesOnly=*/true);
+}
+
+bool mlx::mayAccess(Operation *scope, Value root, bool writesOnly) {
   return scope
       ->walk([&](Operation *op) {
         auto iface = dyn_cast<MemoryEffectOpInterface>(op);
@@ -51,9 +55,11 @@ bool mlx::mayWrite(Operation *scope, Value root) {
         SmallVector<MemoryEffects::EffectInstance> effects;
         iface.getEffects(effects);
         for (const MemoryEffects::EffectInstance &effect : effects) {
-          Value written = effect.getValue();
-          if (isa<MemoryEffects::Write>(effect.getEffect()) &&
-              (!written || getRootBuffer(written) == root))
+          bool access =
+              isa<MemoryEffects::Write>(effect.getEffect()) ||
+              (!writesOnly && isa<MemoryEffects::Read>(effect.getEffect()));
+          Value value = effect.getValue();
+          if (access && (!value || getRootBuffer(value) == root))
             return WalkResult::interrupt();
         }
         return WalkResult::advance();

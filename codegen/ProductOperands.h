@@ -31,6 +31,10 @@ bool isGraphInput(Value root);
 /// and declares no effects (a call).
 bool mayWrite(Operation *scope, Value root);
 
+/// Whether an op in `scope` (or nested in it) may read or write `root` or a
+/// view of it (with `writesOnly`, only write), as mayWrite judges.
+bool mayAccess(Operation *scope, Value root, bool writesOnly);
+
 /// The memref.alloc that `value` is, or is a reshape (expand/collapse) of;
 /// null for anything else (other views, arguments).
 memref::AllocOp getAllocUnderReshapes(Value value);

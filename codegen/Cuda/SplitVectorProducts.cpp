@@ -41,6 +41,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -118,7 +119,8 @@ void planChunks(Plan &plan, int64_t tiles) {
   plan.unroll = kMaxRowsPerStep;
   // Fewer rows per thread for more blocks, but not past kMaxChunks: a
   // thread's rows are better loaded at once than in more steps.
-  while (plan.unroll > 1 && tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
+  while (plan.unroll > 1 &&
+         tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
          chunksFor(plan.unroll / 2) <= kMaxChunks)
     plan.unroll /= 2;
   plan.steps = 1;
@@ -183,8 +185,7 @@ struct SplitLaunch {
 
 class ProductSplitter {
 public:
-  ProductSplitter(linalg::LinalgOp op, const Plan &plan,
-                  bool prefetchesWeights)
+  ProductSplitter(linalg::LinalgOp op, const Plan &plan, bool prefetchesWeights)
       : op(op), plan(plan), b(op), loc(op.getLoc()),
         prefetchesWeights(prefetchesWeights) {}
   /// Before the launch: folds the zero fill, finds the epilogue and
@@ -611,7 +612,9 @@ Operation *splitGroup(ArrayRef<ProductSplitter *> group,
     tiles += splitter->plan.tiles;
   OpBuilder b(group.back()->op);
   Location loc = group.back()->op.getLoc();
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto sharedType = MemRefType::get({plan.ky, plan.m, plan.tx * plan.width},
@@ -646,8 +649,8 @@ Operation *splitGroup(ArrayRef<ProductSplitter *> group,
     }
     // Block-uniform: each block computes one product's tile.
     Value local = arith::SubIOp::create(b, loc, ids.tile, cst(firstTile));
-    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       local, cst(splitter->plan.tiles));
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, local,
+                                       cst(splitter->plan.tiles));
     scf::IfOp::create(b, loc, mine, [&](OpBuilder &then, Location l) {
       splitter->b.setInsertionPoint(then.getInsertionBlock(),
                                     then.getInsertionPoint());
@@ -673,6 +676,110 @@ bool isSameBuffer(Value a, Value b) {
              defA, defB, OperationEquivalence::IgnoreLocations) &&
          cast<OpResult>(a).getResultNumber() ==
              cast<OpResult>(b).getResultNumber();
+}
+
+/// The last op of `splitter`'s product as prepare() will see it: its
+/// epilogue when it has one (after a zero fill), else the product.
+Operation *getUnitEnd(ProductSplitter &splitter) {
+  Operation *prev = splitter.op->getPrevNode();
+  while (prev && isPure(prev))
+    prev = prev->getPrevNode();
+  if (mlx::isZeroFillOf(prev, splitter.op.getDpsInits()[0]))
+    if (linalg::GenericOp epilogue = splitter.findEpilogue())
+      return epilogue;
+  return splitter.op;
+}
+
+/// Moves `next`'s product (with its zero fill, its epilogue, and the views,
+/// constants and allocations they use) up to right after `after`, when no
+/// op in between touches what they read or write; false (nothing moved)
+/// otherwise. A layer's k and v products then follow its q product, past
+/// q's RoPE.
+bool hoistAfter(Operation *after, ProductSplitter &next) {
+  Operation *product = next.op;
+  if (product->getBlock() != after->getBlock() ||
+      !after->isBeforeInBlock(product))
+    return false;
+  SmallVector<Operation *> unit;
+  Operation *prev = product->getPrevNode();
+  while (prev && isPure(prev))
+    prev = prev->getPrevNode();
+  linalg::GenericOp epilogue;
+  if (mlx::isZeroFillOf(prev, next.op.getDpsInits()[0])) {
+    unit.push_back(prev);
+    epilogue = next.findEpilogue();
+  }
+  unit.push_back(product);
+  if (epilogue)
+    unit.push_back(epilogue);
+  // What the unit reads and writes, by root buffer.
+  SetVector<Value> reads, writes;
+  for (Operation *op : unit)
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+      (dps && dps.isDpsInit(&operand) ? writes : reads)
+          .insert(mlx::getRootBuffer(operand.get()));
+    }
+  // The ops between `after` and the unit's end that the unit does not take.
+  llvm::SmallPtrSet<Operation *, 16> taken(unit.begin(), unit.end());
+  SetVector<Operation *> moved;
+  std::function<bool(Operation *)> take = [&](Operation *op) -> bool {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != after->getBlock() ||
+          def->isBeforeInBlock(after) || def == after || taken.contains(def))
+        continue;
+      if (!isPure(def) &&
+          !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
+        return false;
+      if (!take(def))
+        return false;
+      taken.insert(def);
+      moved.insert(def);
+    }
+    for (Region &region : op->getRegions())
+      if (!region
+               .walk([&](Operation *nested) {
+                 for (Value operand : nested->getOperands())
+                   if (Operation *def = operand.getDefiningOp();
+                       def && def->getBlock() == after->getBlock() &&
+                       !def->isBeforeInBlock(after) && def != after &&
+                       !taken.contains(def))
+                     return WalkResult::interrupt();
+                 return WalkResult::advance();
+               })
+               .wasInterrupted())
+        continue;
+      else
+        return false;
+    return true;
+  };
+  for (Operation *op : unit)
+    if (!take(op))
+      return false;
+  for (Operation *op = after->getNextNode(); op != unit.back();
+       op = op->getNextNode()) {
+    if (taken.contains(op) || isPure(op))
+      continue;
+    for (Value root : writes)
+      if (!isa<memref::AllocOp>(op) && mlx::mayAccess(op, root, false))
+        return false;
+    for (Value root : reads)
+      if (mlx::mayWrite(op, root))
+        return false;
+  }
+  // Dependencies first (in block order), then the unit.
+  SmallVector<Operation *> order(moved.begin(), moved.end());
+  llvm::sort(order,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  Operation *point = after;
+  for (Operation *op : llvm::concat<Operation *>(order, unit)) {
+    op->moveAfter(point);
+    point = op;
+  }
+  return true;
 }
 
 /// Whether `next` can share the launch of `group`: the same left-hand side
@@ -739,9 +846,27 @@ struct MlxcSplitVectorProductsPass final
     for (auto &[op, plan, weights] : products) {
       splitters.push_back(std::make_unique<ProductSplitter>(op, plan, weights));
       ProductSplitter *splitter = splitters.back().get();
-      if (!groups.empty() && joinsGroup(groups.back(), *splitter))
-        groups.back().push_back(splitter);
-      else
+      // The latest group this product can join, moved up to its end.
+      bool joined = false;
+      for (SmallVector<ProductSplitter *> &group : llvm::reverse(groups)) {
+        ProductSplitter &last = *group.back();
+        if (last.op->getBlock() != splitter->op->getBlock())
+          break;
+        const Plan &p = last.plan, &q = splitter->plan;
+        if (!isSameBuffer(last.op.getDpsInputs()[0],
+                          splitter->op.getDpsInputs()[0]) ||
+            p.batch != q.batch || p.m != q.m || p.k != q.k ||
+            p.width != q.width || p.tx != q.tx || p.ky != q.ky)
+          continue;
+        if (joinsGroup(group, *splitter) ||
+            (hoistAfter(getUnitEnd(last), *splitter) &&
+             joinsGroup(group, *splitter))) {
+          group.push_back(splitter);
+          joined = true;
+        }
+        break;
+      }
+      if (!joined)
         groups.push_back({splitter});
     }
     // One count per column tile of a launch and batch, shared by all the

@@ -80,3 +80,65 @@ func.func @written_operand(%a: memref<1x64xf32>, %w: memref<64x96xf32>,
                 outs(%c : memref<1x96xf32>)
   return
 }
+
+// -----
+
+// Products that read the same left-hand side share one launch, the later
+// one moved up past the op between (it touches neither product's buffers):
+// the blocks of q's column tile, then k's.
+// CHECK-LABEL: func.func @siblings
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c7, {{.*}} = %c1{{.*}})
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
+// CHECK: vector.load %arg1
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
+// CHECK: vector.load %arg2
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @siblings(%a: memref<1x64xf32>, %wq: memref<64x96xf32>,
+                    %wk: memref<64x96xf32>, %q: memref<1x96xf32>,
+                    %t: memref<1x96xf32>, %k: memref<1x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%q : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wq : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%q : memref<1x96xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%q : memref<1x96xf32>) outs(%t : memref<1x96xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %in, %acc : f32
+    linalg.yield %sum : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%k : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wk : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%k : memref<1x96xf32>)
+  return
+}
+
+// -----
+
+// An op between that writes the later product's weight keeps it in place:
+// two launches.
+// CHECK-LABEL: func.func @written_between
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c7{{.*}},
+// CHECK: linalg.fill
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c7{{.*}},
+func.func @written_between(%a: memref<1x64xf32>, %wq: memref<64x96xf32>,
+                           %wk: memref<64x96xf32>, %q: memref<1x96xf32>,
+                           %k: memref<1x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%q : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wq : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%q : memref<1x96xf32>)
+  linalg.fill ins(%one : f32) outs(%wk : memref<64x96xf32>)
+  linalg.fill ins(%zero : f32) outs(%k : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wk : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%k : memref<1x96xf32>)
+  return
+}
