@@ -6,13 +6,16 @@
 // floor. Here each thread takes V contiguous elements of the innermost loop
 // instead (V * element size = 16 bytes for the widest operand) and the body
 // runs on vector<V x T>: one `ld.global.v4` / `st.global.v4` per operand,
-// with the alignment proven from the buffers' static layouts.
+// with the alignment proven from the buffers' static layouts. A
+// linalg.copy (a KV cache copied into the output before its new row) takes
+// the same path as the generic it is.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
 #include "codegen/ShapeUtils.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -265,6 +268,33 @@ struct MlxcVectorizeElementwisePass final
     : mlx::impl::MlxcVectorizeElementwiseBase<MlxcVectorizeElementwisePass> {
   using Base::Base;
   void runOnOperation() override {
+    SmallVector<linalg::CopyOp> copies;
+    getOperation()->walk([&](linalg::CopyOp op) {
+      if (op.hasPureBufferSemantics() &&
+          getElementTypeOrSelf(op.getDpsInputs()[0].getType()) ==
+              getElementTypeOrSelf(op.getDpsInits()[0].getType()))
+        copies.push_back(op);
+    });
+    for (linalg::CopyOp copy : copies) {
+      // The generic the copy is; the copy stays when that does not
+      // vectorize (the same loops follow).
+      OpBuilder b(copy);
+      auto type = cast<MemRefType>(copy.getDpsInits()[0].getType());
+      int64_t rank = type.getRank();
+      auto generic = linalg::GenericOp::create(
+          b, copy.getLoc(), copy.getDpsInputs()[0], copy.getDpsInits()[0],
+          SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [](OpBuilder &body, Location loc, ValueRange args) {
+            linalg::YieldOp::create(body, loc, args[0]);
+          });
+      if (!planVectorization(generic)) {
+        generic.erase();
+        continue;
+      }
+      generic->setDiscardableAttrs(copy->getDiscardableAttrDictionary());
+      copy.erase();
+    }
     SmallVector<std::pair<linalg::GenericOp, VectorPlan>> work;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<VectorPlan> plan = planVectorization(op))

@@ -151,3 +151,28 @@ func.func @scalar_paths(%x: memref<8x8xf32>, %big: memref<64x8xf32>, %k: index,
   }
   return
 }
+
+// -----
+
+// A copy (a KV cache into the output before its new row is written) is the
+// generic it is: 8 bf16 per 16-byte access. One at a run-time offset keeps
+// its element copy (no alignment proof).
+// CHECK-LABEL: func.func @cache_copy
+// CHECK: scf.if
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = (%c0, %c0, %c0) to (%c4, %c9, %c16) step
+// CHECK: vector.load %arg0{{.*}} {alignment = 16 : i64} : memref<4x9x128xbf16>, vector<8xbf16>
+// CHECK: vector.store {{.*}}, %arg1{{.*}} {alignment = 16 : i64} : memref<4x9x128xbf16>, vector<8xbf16>
+// CHECK: linalg.copy ins(%{{.*}} : memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>)
+func.func @cache_copy(%in: memref<4x9x128xbf16>, %out: memref<4x9x128xbf16>,
+                      %row: memref<4x1x128xbf16>, %pos: index, %fresh: i1) {
+  scf.if %fresh {
+    linalg.copy ins(%in : memref<4x9x128xbf16>) outs(%out : memref<4x9x128xbf16>)
+  }
+  %window = memref.subview %out[0, %pos, 0] [4, 1, 128] [1, 1, 1]
+      : memref<4x9x128xbf16> to memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>
+  %src = memref.subview %in[0, %pos, 0] [4, 1, 128] [1, 1, 1]
+      : memref<4x9x128xbf16> to memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>
+  linalg.copy ins(%src : memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>)
+              outs(%window : memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>)
+  return
+}
