@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the prepared GPU suite (test/gpu/prepare.sh) on a CUDA machine: every
 # E2E case on the GPU in unified-memory mode, in copy mode
-# (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck; with --repeat 3
+# (MLXRT_NO_UNIFIED=1) and under compute-sanitizer memcheck (a few also
+# racecheck); with --repeat 3
 # (the outputs then come from a CUDA graph replay) in both modes and with
 # graphs off (MLXRT_NO_GRAPH=1); a few PTX-only builds, and cubins with their
 # PTX broken; greedy generation from the language models of test/LM (C++ and
@@ -62,18 +63,22 @@ if [ "${1:-}" = --one ]; then
       out=$(echo "mlx-lm: $want; C++: $cpp; Python: $py" | tr '\n' ' ')
       [ $cpp_rc -eq 0 ] && [ $py_rc -eq 0 ] && [ "$py" = "$want" ] &&
         [ "$(echo "$cpp" | grep -xE '[0-9]+( [0-9]+)*')" = "$want" ] ;;
-    memcheck)
+    memcheck|racecheck)
       # The sanitizer wraps the executable; check.py compares the outputs.
       # --repeat 2: a direct run, a captured one and a graph replay.
-      cp "$case/model" "$case/model.bin"
-      printf '#!/bin/sh\nexec %s --tool memcheck --error-exitcode 97 --leak-check full "%s" "$@"\n' \
-        "$SANITIZER" "$case/model.bin" > "$case/model.sanitized"
-      chmod +x "$case/model.sanitized"
-      out=$(MLXC_RUN_ARGS="--repeat 2" python3 - "$SUITE/check.py" "$case" <<'PY' 2>&1
+      # racecheck: shared-memory hazards of the row, split-product and
+      # attention kernels.
+      tool=(--tool memcheck --leak-check full)
+      [ "$mode" = racecheck ] && tool=(--tool racecheck)
+      cp "$case/model" "$case/model.$mode"
+      printf '#!/bin/sh\nexec %s %s --error-exitcode 97 "%s" "$@"\n' \
+        "$SANITIZER" "${tool[*]}" "$case/model.$mode" > "$case/model.sanitized.$mode"
+      chmod +x "$case/model.sanitized.$mode"
+      out=$(MLXC_RUN_ARGS="--repeat 2" python3 - "$SUITE/check.py" "$case" "$mode" <<'PY' 2>&1
 import importlib.util, os, sys
 spec = importlib.util.spec_from_file_location("check", sys.argv[1])
 check = importlib.util.module_from_spec(spec); spec.loader.exec_module(check)
-err = check.verify(sys.argv[2], "cuda", os.path.join(sys.argv[2], "model.sanitized"))
+err = check.verify(sys.argv[2], "cuda", os.path.join(sys.argv[2], "model.sanitized." + sys.argv[3]))
 print(err or "ok"); sys.exit(1 if err else 0)
 PY
       ) ;;
@@ -94,8 +99,10 @@ fi
 } > "$LOG/summary.txt"
 
 # Every mode over its folder of cases, 12 processes at a time (one GPU).
-# Memcheck only on the cases with products, attention and reductions.
+# Memcheck only on the cases with products, attention and reductions;
+# racecheck on those with the shared-memory kernels of a decode step.
 MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
+RACECHECK="vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
             ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed; do
@@ -105,6 +112,9 @@ for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
 done
 for name in $MEMCHECK; do
   [ -d "$SUITE/cases/$name" ] && jobs+=("memcheck $SUITE/cases/$name")
+done
+for name in $RACECHECK; do
+  [ -d "$SUITE/cases/$name" ] && jobs+=("racecheck $SUITE/cases/$name")
 done
 for case in "$SUITE"/lm/cases/*/; do
   [ -d "$case" ] && jobs+=("lm ${case%/}" "lm-copy ${case%/}")
