@@ -199,6 +199,17 @@ public:
   void finish(Operation *launch);
   /// The elementwise op that only consumes the product (see above), or null.
   linalg::GenericOp findEpilogue();
+  /// The zero fill of the product's output right before it (views and
+  /// constants between), or null: the combine then starts from zero.
+  Operation *findZeroFill();
+  /// The product's last op as prepare() will see it: its epilogue when it
+  /// has one (only after a zero fill), else the product.
+  Operation *getUnitEnd() {
+    if (findZeroFill())
+      if (linalg::GenericOp epilogue = findEpilogue())
+        return epilogue;
+    return op;
+  }
 
   linalg::LinalgOp op;
   Plan plan;
@@ -557,15 +568,15 @@ void ProductSplitter::storeOutput(Location l, Value total, ValueRange indices) {
       init->get(), indicesOf(*init));
 }
 
-void ProductSplitter::prepare() {
-  Value c = op.getDpsInits()[0];
-  // A zero fill right before the product (views and constants between)
-  // is what the combine does without reading the output.
+Operation *ProductSplitter::findZeroFill() {
   Operation *prev = op->getPrevNode();
   while (prev && isPure(prev))
     prev = prev->getPrevNode();
-  if (mlx::isZeroFillOf(prev, c))
-    fill = prev;
+  return mlx::isZeroFillOf(prev, op.getDpsInits()[0]) ? prev : nullptr;
+}
+
+void ProductSplitter::prepare() {
+  fill = findZeroFill();
   // The epilogue replaces the product's own store: only when the product
   // starts from zero (it never reads its output).
   if (fill)
@@ -678,18 +689,6 @@ bool isSameBuffer(Value a, Value b) {
              cast<OpResult>(b).getResultNumber();
 }
 
-/// The last op of `splitter`'s product as prepare() will see it: its
-/// epilogue when it has one (after a zero fill), else the product.
-Operation *getUnitEnd(ProductSplitter &splitter) {
-  Operation *prev = splitter.op->getPrevNode();
-  while (prev && isPure(prev))
-    prev = prev->getPrevNode();
-  if (mlx::isZeroFillOf(prev, splitter.op.getDpsInits()[0]))
-    if (linalg::GenericOp epilogue = splitter.findEpilogue())
-      return epilogue;
-  return splitter.op;
-}
-
 /// Moves `next`'s product (with its zero fill, its epilogue, and the views,
 /// constants and allocations they use) up to right after `after`, when no
 /// op in between touches what they read or write; false (nothing moved)
@@ -701,12 +700,9 @@ bool hoistAfter(Operation *after, ProductSplitter &next) {
       !after->isBeforeInBlock(product))
     return false;
   SmallVector<Operation *> unit;
-  Operation *prev = product->getPrevNode();
-  while (prev && isPure(prev))
-    prev = prev->getPrevNode();
   linalg::GenericOp epilogue;
-  if (mlx::isZeroFillOf(prev, next.op.getDpsInits()[0])) {
-    unit.push_back(prev);
+  if (Operation *fill = next.findZeroFill()) {
+    unit.push_back(fill);
     epilogue = next.findEpilogue();
   }
   unit.push_back(product);
@@ -722,14 +718,18 @@ bool hoistAfter(Operation *after, ProductSplitter &next) {
       (dps && dps.isDpsInit(&operand) ? writes : reads)
           .insert(mlx::getRootBuffer(operand.get()));
     }
-  // The ops between `after` and the unit's end that the unit does not take.
+  // The unit takes along the views, constants and allocations after
+  // `after` that it uses (`moved`); anything else it uses must come before.
   llvm::SmallPtrSet<Operation *, 16> taken(unit.begin(), unit.end());
   SetVector<Operation *> moved;
+  auto isMovable = [&](Operation *def) {
+    return def && def->getBlock() == after->getBlock() &&
+           after->isBeforeInBlock(def) && !taken.contains(def);
+  };
   std::function<bool(Operation *)> take = [&](Operation *op) -> bool {
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != after->getBlock() ||
-          def->isBeforeInBlock(after) || def == after || taken.contains(def))
+      if (!isMovable(def))
         continue;
       if (!isPure(def) &&
           !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
@@ -739,26 +739,24 @@ bool hoistAfter(Operation *after, ProductSplitter &next) {
       taken.insert(def);
       moved.insert(def);
     }
-    for (Region &region : op->getRegions())
-      if (!region
-               .walk([&](Operation *nested) {
-                 for (Value operand : nested->getOperands())
-                   if (Operation *def = operand.getDefiningOp();
-                       def && def->getBlock() == after->getBlock() &&
-                       !def->isBeforeInBlock(after) && def != after &&
-                       !taken.contains(def))
-                     return WalkResult::interrupt();
-                 return WalkResult::advance();
-               })
-               .wasInterrupted())
-        continue;
-      else
+    // A region (an epilogue's body) may only use what is defined before.
+    for (Region &region : op->getRegions()) {
+      WalkResult result = region.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (isMovable(operand.getDefiningOp()) &&
+              !op->isAncestor(operand.getDefiningOp()))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
         return false;
+    }
     return true;
   };
   for (Operation *op : unit)
     if (!take(op))
       return false;
+  // Nothing between touches what the unit writes or writes what it reads.
   for (Operation *op = after->getNextNode(); op != unit.back();
        op = op->getNextNode()) {
     if (taken.contains(op) || isPure(op))
@@ -805,11 +803,7 @@ bool joinsGroup(ArrayRef<ProductSplitter *> group, ProductSplitter &next) {
       continue;
     // The last product's epilogue, fused only after its zero fill.
     auto generic = dyn_cast<linalg::GenericOp>(op);
-    Operation *prev = last.op->getPrevNode();
-    while (prev && isPure(prev))
-      prev = prev->getPrevNode();
-    if (!generic || !mlx::isZeroFillOf(prev, last.op.getDpsInits()[0]) ||
-        last.findEpilogue() != generic)
+    if (!generic || last.getUnitEnd() != generic.getOperation())
       return false;
     Value written = mlx::getRootBuffer(generic.getDpsInits()[0]);
     if (written == nextA || written == nextW)
@@ -859,7 +853,7 @@ struct MlxcSplitVectorProductsPass final
             p.width != q.width || p.tx != q.tx || p.ky != q.ky)
           continue;
         if (joinsGroup(group, *splitter) ||
-            (hoistAfter(getUnitEnd(last), *splitter) &&
+            (hoistAfter(last.getUnitEnd(), *splitter) &&
              joinsGroup(group, *splitter))) {
           group.push_back(splitter);
           joined = true;
