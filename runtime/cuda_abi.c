@@ -469,10 +469,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     memset(&attribute, 0, sizeof(attribute));
     attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config = {
-        (unsigned)gridX,  (unsigned)gridY,  (unsigned)gridZ,
-        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
-        (unsigned)sharedMemBytes, dev->stream, &attribute, 1};
+    CUlaunchConfig config = {(unsigned)gridX,
+                             (unsigned)gridY,
+                             (unsigned)gridZ,
+                             (unsigned)blockX,
+                             (unsigned)blockY,
+                             (unsigned)blockZ,
+                             (unsigned)sharedMemBytes,
+                             dev->stream,
+                             &attribute,
+                             1};
     r = dev->drv->launchKernelEx(&config, f->fn, params, extra);
   } else {
     r = dev->drv->cuLaunchKernel(
@@ -480,13 +486,13 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
         (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
         (unsigned)sharedMemBytes, dev->stream, params, extra);
   }
-  mlxrt_cuda_check(
-      dev, r,
-      "%s of kernel '%s' (grid %jd x %jd x %jd, block %jd x %jd x "
-      "%jd, %d bytes of shared memory)",
-      f->dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel", f->name,
-      (intmax_t)gridX, (intmax_t)gridY, (intmax_t)gridZ, (intmax_t)blockX,
-      (intmax_t)blockY, (intmax_t)blockZ, (int)sharedMemBytes);
+  mlxrt_cuda_check(dev, r,
+                   "%s of kernel '%s' (grid %jd x %jd x %jd, block %jd x %jd x "
+                   "%jd, %d bytes of shared memory)",
+                   f->dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel",
+                   f->name, (intmax_t)gridX, (intmax_t)gridY, (intmax_t)gridZ,
+                   (intmax_t)blockX, (intmax_t)blockY, (intmax_t)blockZ,
+                   (int)sharedMemBytes);
 }
 
 /// An intermediate buffer of the run, or host memory (a sink) once the run

@@ -53,20 +53,22 @@ static struct {
   const char *name;
   long value;
 } Vars[] = {
-    {"launches", 0},       // kernels run
-    {"syncs", 0},          // cuStreamSynchronize calls
-    {"captured", 0},       // operations recorded during capture
-    {"graph_launches", 0}, // cuGraphLaunch calls
-    {"capture_errors", 0}, // calls rejected because the stream captured
-    {"live_allocs", 0},    // device allocations not freed
-    {"allocations", 0},    // device allocations made
-    {"module_loads", 0},   // cuModuleLoadDataEx calls
-    {"heuristics", 0},     // cublasLtMatmulAlgoGetHeuristic calls
-    {"handles", 0},        // cublasLtCreate calls
-    {"products", 0},       // products computed
-    {"cc_major", 9},       // compute capability
-    {"cc_minor", 0},       //
-    {"concurrent", 1},     // concurrent managed access
+    {"launches", 0},           // kernels run
+    {"syncs", 0},              // cuStreamSynchronize calls
+    {"captured", 0},           // operations recorded during capture
+    {"graph_launches", 0},     // cuGraphLaunch calls
+    {"capture_errors", 0},     // calls rejected because the stream captured
+    {"live_allocs", 0},        // device allocations not freed
+    {"allocations", 0},        // device allocations made
+    {"module_loads", 0},       // cuModuleLoadDataEx calls
+    {"dependent_launches", 0}, // cuLaunchKernelEx with programmatic
+                               // stream serialization
+    {"heuristics", 0},         // cublasLtMatmulAlgoGetHeuristic calls
+    {"handles", 0},            // cublasLtCreate calls
+    {"products", 0},           // products computed
+    {"cc_major", 9},           // compute capability
+    {"cc_minor", 0},           //
+    {"concurrent", 1},         // concurrent managed access
     {"fail_instantiate", 0},
     {"unsupported_m", 0}, // a product with this cuBLASLt m is unsupported
 };
@@ -88,6 +90,17 @@ void fake_cuda_register_kernel(const char *name, FakeKernel fn, int numParams,
   k->fn = fn;
   k->numParams = numParams;
   memcpy(k->sizes, sizes, (size_t)numParams * sizeof(size_t));
+}
+
+/// The list of grid-dependent kernels every module defines (runtime/
+/// mlxrt_abi.h), or none when `bytes` is 0.
+static char DependentKernels[256];
+static size_t DependentKernelsBytes;
+void fake_cuda_set_dependent_kernels(const char *names, size_t bytes) {
+  if (bytes > sizeof(DependentKernels))
+    bytes = 0;
+  memcpy(DependentKernels, names, bytes);
+  DependentKernelsBytes = bytes;
 }
 
 /// The first bytes of the image each cuModuleLoadDataEx got, last first.
@@ -346,6 +359,41 @@ CUresult cuLaunchKernel(KernelInfo *f, unsigned gx, unsigned gy, unsigned gz,
   for (int i = 0; i < f->numParams; ++i)
     memcpy(n.params[i], params[i], f->sizes[i]);
   return enqueue(&n);
+}
+CUresult cuModuleGetGlobal_v2(uintptr_t *ptr, size_t *bytes, void *module,
+                              const char *name) {
+  (void)module;
+  if (!DependentKernelsBytes || strcmp(name, "mlxc_grid_dependent_kernels"))
+    return NOT_FOUND;
+  *ptr = (uintptr_t)DependentKernels; // Device memory is host memory here.
+  *bytes = DependentKernelsBytes;
+  return OK;
+}
+/// cuda.h's layout of cuLaunchKernelEx's configuration.
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+} LaunchAttribute;
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+} LaunchConfig;
+CUresult cuLaunchKernelEx(const LaunchConfig *c, KernelInfo *f, void **params,
+                          void **extra) {
+  for (unsigned i = 0; i < c->numAttrs; ++i)
+    if (c->attrs[i].id == 6 &&
+        c->attrs[i].value.programmaticStreamSerializationAllowed == 1)
+      ++*var("dependent_launches");
+  return cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX,
+                        c->blockDimY, c->blockDimZ, c->sharedMemBytes,
+                        c->hStream, params, extra);
 }
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   (void)flags;

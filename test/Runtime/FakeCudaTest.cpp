@@ -24,6 +24,7 @@ struct Fake {
   void (*set)(const char *, long);
   void (*registerKernel)(const char *, void (*)(void **), int, const size_t *);
   const char *(*lastImage)();
+  void (*setDependentKernels)(const char *, size_t);
 } F;
 
 constexpr unsigned N = 64;
@@ -410,6 +411,42 @@ TEST_P(FakeCuda, ModuleImageForTheDevice) {
   EXPECT_EQ(std::string(F.lastImage(), 11), "PTX for sm_");
 }
 
+TEST_P(FakeCuda, GridDependentKernelsLaunchWithProgrammaticSerialization) {
+  // The module's list names scale2 (and a kernel it does not have): scale2
+  // goes through cuLaunchKernelEx with the attribute, scale_by as before,
+  // directly and when captured.
+  const char names[] = "scale2\0other\0";
+  F.setDependentKernels(names, sizeof(names));
+  close();
+  mgpuModuleUnload(Module);
+  Module = mgpuModuleLoadJIT(const_cast<char *>("fake PTX"), 3);
+  open();
+  for (int r = 0; r < 3; ++r) {
+    setInput(float(r));
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+    expectTimes(6, float(r));
+  }
+  // Run 1 directly, run 2 captured (then replayed), run 3 replayed.
+  EXPECT_EQ(F.get("dependent_launches"), 2);
+  EXPECT_EQ(F.get("graph_launches"), 2);
+  // An empty list (the sm_70 PTX's) or one without its final NUL: every
+  // kernel waits for the one before.
+  for (const std::string &list :
+       {std::string(1, '\0'), std::string("scale2")}) {
+    F.set("dependent_launches", 0);
+    F.setDependentKernels(list.data(), list.size());
+    close();
+    mgpuModuleUnload(Module);
+    Module = mgpuModuleLoadJIT(const_cast<char *>("fake PTX"), 3);
+    open();
+    setInput(0);
+    ASSERT_EQ(run(uncapturableEntry), MLXRT_OK) << Err.message;
+    expectTimes(2, 0);
+    EXPECT_EQ(F.get("dependent_launches"), 0);
+  }
+  F.setDependentKernels(nullptr, 0);
+}
+
 /// The CPU variant of programEntry's model.
 void sixCpu(void **args) {
   for (unsigned i = 0; i < N; ++i)
@@ -666,6 +703,8 @@ int main(int argc, char **argv) {
   *reinterpret_cast<void **>(&F.registerKernel) =
       dlsym(lib, "fake_cuda_register_kernel");
   *reinterpret_cast<void **>(&F.lastImage) = dlsym(lib, "fake_cuda_last_image");
+  *reinterpret_cast<void **>(&F.setDependentKernels) =
+      dlsym(lib, "fake_cuda_set_dependent_kernels");
   static const size_t twoPointers[] = {sizeof(void *), sizeof(void *),
                                        sizeof(unsigned)};
   static const size_t threePointers[] = {sizeof(void *), sizeof(void *),
