@@ -469,16 +469,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     memset(&attribute, 0, sizeof(attribute));
     attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config = {(unsigned)gridX,
-                             (unsigned)gridY,
-                             (unsigned)gridZ,
-                             (unsigned)blockX,
-                             (unsigned)blockY,
-                             (unsigned)blockZ,
-                             (unsigned)sharedMemBytes,
-                             dev->stream,
-                             &attribute,
-                             1};
+    CUlaunchConfig config = {.gridDimX = (unsigned)gridX,
+                             .gridDimY = (unsigned)gridY,
+                             .gridDimZ = (unsigned)gridZ,
+                             .blockDimX = (unsigned)blockX,
+                             .blockDimY = (unsigned)blockY,
+                             .blockDimZ = (unsigned)blockZ,
+                             .sharedMemBytes = (unsigned)sharedMemBytes,
+                             .hStream = dev->stream,
+                             .attrs = &attribute,
+                             .numAttrs = 1};
     r = dev->drv->launchKernelEx(&config, f->fn, params, extra);
   } else {
     r = dev->drv->cuLaunchKernel(
