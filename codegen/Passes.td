@@ -55,6 +55,23 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
 // GPU preparation
 //===----------------------------------------------------------------------===//
 
+def MlxcElementwiseThroughConcat : Pass<"mlxc-elementwise-through-concat",
+                                        "::mlir::ModuleOp"> {
+  let summary = "Split an elementwise op over a concatenation into its pieces";
+  let description = [{
+    Runs on linalg-on-tensors before elementwise fusion. An elementwise
+    `linalg.generic` that reads a concatenation (static, unit-stride
+    `tensor.insert_slice` ops that cover a `tensor.empty` along one
+    dimension) element by element, whose other inputs do not vary along
+    that dimension, and whose pieces each come from an elementwise op used
+    only there, becomes one op per piece, concatenated in turn. Fusion then
+    merges each piece's op into its producer: RoPE's rotated halves absorb
+    attention's scale of q, which was a kernel of its own per layer.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MlxcVectorProducts : Pass<"mlxc-vector-products", "::mlir::ModuleOp"> {
   let summary = "Products of few rows as row reductions of the stored rows";
   let description = [{

@@ -9,7 +9,8 @@
 using namespace mlir;
 
 std::string mlx::getLinalgPipeline(bool keepProducts) {
-  return std::string("mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,") +
+  return std::string("mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,"
+                     "mlxc-elementwise-through-concat,") +
          (keepProducts ? "mlxc-fuse-elementwise"
                        : "linalg-fuse-elementwise-ops") +
          ",canonicalize,cse";
