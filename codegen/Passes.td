@@ -57,18 +57,23 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
 
 def MlxcElementwiseThroughConcat : Pass<"mlxc-elementwise-through-concat",
                                         "::mlir::ModuleOp"> {
-  let summary = "Split an elementwise op over a concatenation into its pieces";
+  let summary = "Work on a concatenation's pieces instead of the whole";
   let description = [{
-    Runs on linalg-on-tensors before elementwise fusion. An elementwise
-    `linalg.generic` that reads a concatenation (static, unit-stride
-    `tensor.insert_slice` ops that cover a `tensor.empty` along one
-    dimension) element by element, whose other inputs do not vary along
-    that dimension, and whose pieces each come from an elementwise op used
-    only there, becomes one op per piece, concatenated in turn. Fusion then
-    merges each piece's op into its producer: RoPE's rotated halves absorb
-    attention's scale of q, which was a kernel of its own per layer.
+    Runs on linalg-on-tensors before elementwise fusion, on concatenations:
+    static, unit-stride `tensor.insert_slice` ops that cover a `tensor.empty`
+    along one dimension, each piece made by a `linalg.generic`.
+    - An elementwise `linalg.generic` that reads one element by element
+      (other inputs read element by element are sliced the same way; the
+      rest must not vary along the cut), with elementwise producers used
+      only there, becomes one op per piece, concatenated in turn. Fusion
+      then merges each into its producer: RoPE's rotated halves absorb
+      attention's scale of q, which was a kernel of its own per layer.
+    - One inserted into a window of another tensor (a KV cache's new row)
+      is inserted piece by piece, so that after bufferization each piece's
+      op writes into the window instead of a temporary that a copy moves.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -2,16 +2,19 @@
 //
 // RoPE rotates the two halves of each head in two elementwise ops and
 // concatenates them (tensor.insert_slice into an empty tensor); attention
-// then scales the result. That scale cannot fuse into the halves: it reads
-// the concatenation, so it stays a kernel of its own, one per layer in a
-// decode step. Here an elementwise op whose input is such a concatenation
-// becomes one op per piece, concatenated in turn: elementwise fusion then
-// merges each with the op that made its piece.
+// then scales q, and the KV cache takes k as its new row. Neither fuses into
+// the halves: the scale reads the concatenation, so it stays a kernel of its
+// own, and the row is copied into the cache by two more. Here an
+// elementwise op whose input is such a concatenation becomes one op per
+// piece, concatenated in turn (elementwise fusion then merges each with the
+// op that made its piece), and a concatenation inserted into a window is
+// inserted piece by piece (each piece's op then writes into the window).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -159,13 +162,52 @@ struct ElementwiseThroughConcat final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A concatenation inserted into a window of another tensor (a KV cache's
+/// new row, made of RoPE's two halves) is inserted piece by piece: each
+/// piece's op then writes into the window in place after bufferization,
+/// instead of into a temporary that a copy moves.
+struct InsertConcatPieces final : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t dim = -1;
+    std::optional<SmallVector<Piece>> pieces;
+    if (!op.hasUnitStride() ||
+        op.getSourceType().getRank() != op.getDestType().getRank() ||
+        !op.getSource().hasOneUse() ||
+        !(pieces = getConcatPieces(op.getSource(), dim)))
+      return failure();
+    for (const Piece &piece : *pieces)
+      if (!piece.value.getDefiningOp<linalg::GenericOp>())
+        return failure();
+    Location loc = op.getLoc();
+    Value result = op.getDest();
+    for (const Piece &piece : *pieces) {
+      SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+      SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+      sizes[dim] = rewriter.getIndexAttr(piece.size);
+      if (piece.offset != 0) {
+        AffineExpr d0;
+        bindDims(rewriter.getContext(), d0);
+        offsets[dim] = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, d0 + piece.offset, {offsets[dim]});
+      }
+      result =
+          tensor::InsertSliceOp::create(rewriter, loc, piece.value, result,
+                                        offsets, sizes, op.getMixedStrides());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct MlxcElementwiseThroughConcatPass final
     : mlx::impl::MlxcElementwiseThroughConcatBase<
           MlxcElementwiseThroughConcatPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ElementwiseThroughConcat>(&getContext());
+    patterns.add<ElementwiseThroughConcat, InsertConcatPieces>(&getContext());
     // Only this rewrite: folding here would change what fusion sees.
     GreedyRewriteConfig config;
     config.enableFolding(false)

@@ -83,3 +83,36 @@ func.func @left_alone(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>, %z: tensor<4x4xf
   } -> tensor<4x4xf32>
   return %r, %t : tensor<2x8xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// RoPE's halves of k inserted as the cache's new row at a run-time position:
+// each half goes into the window itself.
+// CHECK-LABEL: func.func @cache_row
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK: %[[I:.*]] = tensor.insert_slice %[[A]] into %arg2[0, %arg3, 0] [2, 1, 4] [1, 1, 1]
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[B]] into %[[I]][0, %arg3, 4] [2, 1, 4] [1, 1, 1]
+// CHECK: return %[[R]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @cache_row(%x: tensor<2x1x4xf32>, %y: tensor<2x1x4xf32>,
+                     %cache: tensor<2x9x8xf32>, %pos: index) -> tensor<2x9x8xf32> {
+  %e4 = tensor.empty() : tensor<2x1x4xf32>
+  %a = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %y : tensor<2x1x4xf32>, tensor<2x1x4xf32>) outs(%e4 : tensor<2x1x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.subf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1x4xf32>
+  %b = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %y : tensor<2x1x4xf32>, tensor<2x1x4xf32>) outs(%e4 : tensor<2x1x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1x4xf32>
+  %e8 = tensor.empty() : tensor<2x1x8xf32>
+  %c0 = tensor.insert_slice %a into %e8[0, 0, 0] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x1x8xf32>
+  %c1 = tensor.insert_slice %b into %c0[0, 0, 4] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x1x8xf32>
+  %r = tensor.insert_slice %c1 into %cache[0, %pos, 0] [2, 1, 8] [1, 1, 1] : tensor<2x1x8xf32> into tensor<2x9x8xf32>
+  return %r : tensor<2x9x8xf32>
+}
