@@ -66,31 +66,6 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   llvm::sort(slice,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value root = mlx::getRootBuffer(load.getMemRef());
-  // Whether `op` may write the buffer: a write effect on a view of it, or
-  // one the op does not say where (but a GPU barrier's or a fence's).
-  auto writesRoot = [&](Operation *op) {
-    return op
-        ->walk([&](Operation *nested) {
-          if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-              isa<gpu::BarrierOp, NVVM::MembarOp, NVVM::GriddepcontrolOp>(
-                  nested))
-            return WalkResult::advance();
-          auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
-          if (!iface)
-            return WalkResult::interrupt();
-          SmallVector<MemoryEffects::EffectInstance> effects;
-          iface.getEffects(effects);
-          for (const MemoryEffects::EffectInstance &effect : effects) {
-            if (!isa<MemoryEffects::Write>(effect.getEffect()))
-              continue;
-            Value written = effect.getValue();
-            if (!written || mlx::getRootBuffer(written) == root)
-              return WalkResult::interrupt();
-          }
-          return WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   // A graph input (not an output, nor an input an output may share: see
   // mlxc-plan-in-place-outputs) is written by no library call: the kernels
   // in between only need to leave it alone.
@@ -104,10 +79,10 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
         continue;
       if (!isInput ||
           !isa<scf::ParallelOp, scf::IfOp, gpu::LaunchOp, func::CallOp>(it) ||
-          (it->getNumRegions() && writesRoot(it)))
+          (it->getNumRegions() && mlx::mayWrite(it, root)))
         return;
     }
-    if (writesRoot(kernel))
+    if (mlx::mayWrite(kernel, root))
       return;
   }
   for (scf::ParallelOp kernel : kernels) {

@@ -780,6 +780,16 @@ bool hoistAfter(Operation *after, ProductSplitter &next) {
   return true;
 }
 
+/// Whether `a` and `b` (in one block) read the same left-hand side with the
+/// same block shape and k: one launch can hold both.
+bool canShareLaunch(ProductSplitter &a, ProductSplitter &b) {
+  const Plan &p = a.plan, &q = b.plan;
+  return a.op->getBlock() == b.op->getBlock() &&
+         isSameBuffer(a.op.getDpsInputs()[0], b.op.getDpsInputs()[0]) &&
+         p.batch == q.batch && p.m == q.m && p.k == q.k && p.width == q.width &&
+         p.tx == q.tx && p.ky == q.ky;
+}
+
 /// Whether `next` can share the launch of `group`: the same left-hand side
 /// and block shape, and between the group's last product and `next` only
 /// ops that touch no memory, allocations, `next`'s zero fill and the last
@@ -787,12 +797,7 @@ bool hoistAfter(Operation *after, ProductSplitter &next) {
 /// the place of `next`: nothing in between reads what it writes.
 bool joinsGroup(ArrayRef<ProductSplitter *> group, ProductSplitter &next) {
   ProductSplitter &last = *group.back();
-  const Plan &p = last.plan, &q = next.plan;
-  if (last.op->getBlock() != next.op->getBlock() ||
-      !last.op->isBeforeInBlock(next.op) ||
-      !isSameBuffer(last.op.getDpsInputs()[0], next.op.getDpsInputs()[0]) ||
-      p.batch != q.batch || p.m != q.m || p.k != q.k || p.width != q.width ||
-      p.tx != q.tx || p.ky != q.ky)
+  if (!last.op->isBeforeInBlock(next.op) || !canShareLaunch(last, next))
     return false;
   Value nextA = mlx::getRootBuffer(next.op.getDpsInputs()[0]);
   Value nextW = mlx::getRootBuffer(next.op.getDpsInputs()[1]);
@@ -846,11 +851,7 @@ struct MlxcSplitVectorProductsPass final
         ProductSplitter &last = *group.back();
         if (last.op->getBlock() != splitter->op->getBlock())
           break;
-        const Plan &p = last.plan, &q = splitter->plan;
-        if (!isSameBuffer(last.op.getDpsInputs()[0],
-                          splitter->op.getDpsInputs()[0]) ||
-            p.batch != q.batch || p.m != q.m || p.k != q.k ||
-            p.width != q.width || p.tx != q.tx || p.ky != q.ky)
+        if (!canShareLaunch(last, *splitter))
           continue;
         if (joinsGroup(group, *splitter) ||
             (hoistAfter(last.getUnitEnd(), *splitter) &&
