@@ -7,13 +7,24 @@
 // else touches the out-parameter and the allocation is dead after the copy,
 // the allocation becomes a view of the out-parameter and the copy goes.
 //
+// The same holds for a copy into a window of another buffer (the second
+// half of a RoPE rotation into its concatenation or into a KV cache row,
+// which one-shot bufferization leaves out of place): when one linalg op
+// writes the whole allocation without reading it, and nothing between that
+// op and the copy touches the window's buffer, the op writes the window.
+// Copies of a window onto itself (what an in-place insertion bufferizes
+// to) go first.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mlx {
@@ -70,6 +81,85 @@ static Value viewAs(OpBuilder &b, Location loc, Value arg, MemRefType type) {
                                        SmallVector<ReassociationIndices>{all});
 }
 
+/// Whether `copy` moves a window onto itself: source and target are equal
+/// subviews of one buffer.
+static bool isSelfCopy(memref::CopyOp copy) {
+  if (copy.getSource() == copy.getTarget())
+    return true;
+  auto a = copy.getSource().getDefiningOp<memref::SubViewOp>();
+  auto b = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  return a && b && a.getSource() == b.getSource() &&
+         a.getType() == b.getType() &&
+         a.getMixedOffsets() == b.getMixedOffsets() &&
+         a.getMixedSizes() == b.getMixedSizes() &&
+         a.getMixedStrides() == b.getMixedStrides();
+}
+
+/// Makes the op that fills the allocation `copy` reads write the copy's
+/// target instead; false when that is not safe.
+static bool forwardIntoWindow(memref::CopyOp copy) {
+  Block *block = copy->getBlock();
+  auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != block || alloc->getNumOperands() != 0 ||
+      !isContiguous(alloc.getType()))
+    return false;
+  // One writer before the copy, which writes all of it without reading it.
+  linalg::LinalgOp writer;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == copy)
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (writer || !linalgOp || linalgOp->getBlock() != block ||
+        !linalgOp.hasPureBufferSemantics() || !linalgOp->isBeforeInBlock(copy))
+      return false;
+    writer = linalgOp;
+  }
+  if (!writer || writer.getNumReductionLoops() != 0 ||
+      llvm::is_contained(writer.getDpsInputs(), alloc.getResult()))
+    return false;
+  for (OpOperand &init : writer.getDpsInitsMutable())
+    if (init.get() == alloc.getResult() &&
+        (writer.payloadUsesValueFromOperand(&init) ||
+         !writer.getMatchingIndexingMap(&init).isIdentity()))
+      return false;
+  // The writer must not read the window's buffer, and nothing between it
+  // and the copy may touch that buffer.
+  Value target = copy.getTarget();
+  Value root = mlx::getRootBuffer(target);
+  for (Value input : writer.getDpsInputs())
+    if (mlx::getRootBuffer(input) == root)
+      return false;
+  for (Operation *op = writer->getNextNode(); op != copy;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && mlx::mayAccess(op, root, false))
+      return false;
+  // The window's views (and what they need) must exist at the writer.
+  SetVector<Operation *> needed;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitUsesFromAbove = false;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == block && !op->isBeforeInBlock(writer);
+  };
+  if (Operation *def = target.getDefiningOp(); def && options.filter(def))
+    if (failed(getBackwardSlice(def, &needed, options)))
+      return false;
+  for (Operation *op : needed)
+    if (op == writer.getOperation() || !isMemoryEffectFree(op))
+      return false;
+  SmallVector<Operation *> ordered(needed.begin(), needed.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(writer);
+  alloc.getResult().replaceUsesWithIf(target, [&](OpOperand &use) {
+    return use.getOwner() == writer.getOperation();
+  });
+  copy.erase();
+  alloc.erase();
+  return true;
+}
+
 namespace {
 struct MlxcForwardOutputCopiesPass final
     : mlx::impl::MlxcForwardOutputCopiesBase<MlxcForwardOutputCopiesPass> {
@@ -82,6 +172,12 @@ struct MlxcForwardOutputCopiesPass final
       for (Operation &op : llvm::make_early_inc_range(block)) {
         auto copy = dyn_cast<memref::CopyOp>(&op);
         if (!copy)
+          continue;
+        if (isSelfCopy(copy)) {
+          copy.erase();
+          continue;
+        }
+        if (forwardIntoWindow(copy))
           continue;
         auto out = dyn_cast<BlockArgument>(copy.getTarget());
         if (!out || out.getOwner() != &block ||

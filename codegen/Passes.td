@@ -108,7 +108,11 @@ def MlxcFormKernels : Pass<"mlxc-form-kernels", "::mlir::ModuleOp"> {
       movement (transpose, slice insertion, padding, concatenation) a `copy`
       kernel;
     - a fill joins the kernel whose accumulator it initializes (its only
-      use); otherwise it is an elementwise kernel.
+      use); otherwise it is an elementwise kernel;
+    - elementwise maps alone in their kernels, over the same loops, that do
+      not depend on each other (the halves of a RoPE rotation, up to 4
+      among the next 16 kernels) become one generic with the results of
+      all: one kernel.
     An op is in one region only: a reduction or a product is never
     duplicated to fuse it; an op that needs a value computed after the
     group started (a host read of the group's own result) does not join it.
@@ -141,7 +145,11 @@ def MlxcForwardOutputCopies : Pass<"mlxc-forward-output-copies",
     touches the out-parameter and the allocation is not used after the
     copy: the allocation becomes a view of the out-parameter. (A logsumexp
     result, collapsed from [rows, 1] to [rows], is then written by its row
-    kernel directly instead of by a copy kernel.)
+    kernel directly instead of by a copy kernel.) Likewise an allocation
+    that one linalg op writes whole, without reading it, and that is then
+    copied into a window of another buffer (the second half of a row
+    inserted into a KV cache) becomes that window when nothing between the
+    op and the copy touches that buffer; copies of a window onto itself go.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -177,6 +185,25 @@ def MlxcReadOnlyInputs : Pass<"mlxc-read-only-inputs", "::mlir::ModuleOp"> {
     a tensor in place (scatter, slice_update) must work on a copy.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def MlxcWritePiecesInPlace : Pass<"mlxc-write-pieces-in-place",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Compute inserted pieces in their windows";
+  let description = [{
+    Runs before eliminate-empty-tensors. An op whose result is inserted
+    into a larger tensor (the halves of a RoPE rotation into their
+    concatenation, a new key row into a KV cache) and whose destination is
+    an empty tensor its body never reads gets as destination its window of
+    the root of the chain of insertions. The ops that make the root and
+    the window's offsets (a cache copied from an input, an offset read from
+    an input) move above the op when they have no side effects and do not
+    depend on it. Upstream eliminate-empty-tensors does this only where the
+    destination already exists: for the first insertion of a chain, not
+    the second. One-shot bufferization then writes each piece in place and
+    no copy kernel moves it.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 def MlxcCopyToLinalg : Pass<"mlxc-copy-to-linalg"> {

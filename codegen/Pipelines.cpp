@@ -26,7 +26,7 @@ std::string mlx::getKernelFormationPipeline() {
 /// runtime owns every input and output buffer.
 static std::string getBufferizePipeline(bool markResults) {
   return std::string("mlxc-inline-kernels,mlxc-read-only-inputs,"
-                     "eliminate-empty-tensors,"
+                     "mlxc-write-pieces-in-place,eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"

@@ -14,6 +14,9 @@
 //     other reduction, an elementwise map and a copy are a kernel each;
 //   - a fill joins the kernel whose accumulator it initializes (its only
 //     use), else it is an elementwise kernel of its own.
+//   - elementwise maps alone in their kernels, over the same loops and not
+//     depending on each other (RoPE's two halves), become one generic with
+//     the results of all: one kernel.
 // Rules that keep kernels honest: an op is in one region only (a reduction
 // or a product is never duplicated to fuse it), and an op that needs a value
 // computed after the group started (a host read of the group's result, say)
@@ -107,6 +110,11 @@ bool isMovableEmpty(Operation *op) {
   return isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0;
 }
 
+/// At most this many elementwise maps share a kernel side by side, found
+/// among the next kernels (a bound on the compile time of long graphs).
+constexpr int64_t kMaxSiblingMaps = 4;
+constexpr int64_t kSiblingWindow = 16;
+
 class KernelFormer {
 public:
   explicit KernelFormer(Block &block) : block(block) {}
@@ -124,6 +132,16 @@ private:
   /// The elementwise kernel right before row group `group` that only its
   /// members read, if any.
   Group *findPrologue(const Group &group);
+  /// Whether `op` is an elementwise map alone in its kernel.
+  bool isLoneMap(Operation *op) const;
+  /// Whether `value` exists before `point` or is made by ops that can move
+  /// there (constants, empty tensors, reshapes of such values);
+  /// `hoistBefore` moves them.
+  bool canHoistBefore(Value value, Operation *point) const;
+  void hoistBefore(Value value, Operation *point);
+  /// Merges later elementwise maps over the same loops that do not depend on
+  /// it into `group`'s map.
+  void mergeSiblingMaps(Group &group);
   void buildRegion(Group &group);
 
   Block &block;
@@ -231,6 +249,126 @@ Group *KernelFormer::findPrologue(const Group &group) {
   return prologue;
 }
 
+bool KernelFormer::isLoneMap(Operation *op) const {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  Group *group = groupOf.lookup(op);
+  return generic && group && group->strategy == Strategy::Elementwise &&
+         group->ops.size() == 1 && generic.hasPureTensorSemantics() &&
+         generic.getNumReductionLoops() == 0 && !isCopy(op) &&
+         llvm::none_of(generic.getStaticLoopRanges(), ShapedType::isDynamic);
+}
+
+bool KernelFormer::canHoistBefore(Value value, Operation *point) const {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != &block || def->isBeforeInBlock(point))
+    return true;
+  if (def == point ||
+      !(isClonedIn(def) || isMovableEmpty(def) ||
+        isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return canHoistBefore(operand, point);
+  });
+}
+
+void KernelFormer::hoistBefore(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != &block || def->isBeforeInBlock(point))
+    return;
+  for (Value operand : def->getOperands())
+    hoistBefore(operand, point);
+  def->moveBefore(point);
+}
+
+void KernelFormer::mergeSiblingMaps(Group &group) {
+  auto first = cast<linalg::GenericOp>(group.ops.front());
+  SmallVector<int64_t> ranges = first.getStaticLoopRanges();
+  int64_t merged = 1, scanned = 0;
+  for (Operation *op = first->getNextNode();
+       op && merged < kMaxSiblingMaps && scanned < kSiblingWindow;
+       op = op->getNextNode()) {
+    if (isTransparent(op) || !groupOf.lookup(op))
+      continue;
+    ++scanned;
+    auto next = dyn_cast<linalg::GenericOp>(op);
+    if (!isLoneMap(op) || next.getStaticLoopRanges() != ranges)
+      continue;
+    // Everything `next` reads must exist where `first` runs (so it cannot
+    // depend on `first`).
+    llvm::SetVector<Value> reads(next->getOperands().begin(),
+                                 next->getOperands().end());
+    getUsedValuesDefinedAbove(next->getRegions(), reads);
+    if (!llvm::all_of(
+            reads, [&](Value value) { return canHoistBefore(value, first); }))
+      continue;
+    for (Value value : reads)
+      hoistBefore(value, first);
+    // One generic: `first`'s operands, then `next`'s, bodies side by side.
+    OpBuilder b(first);
+    SmallVector<Value> inputs(first.getDpsInputs()), inits(first.getDpsInits());
+    llvm::append_range(inputs, next.getDpsInputs());
+    for (Value init : next.getDpsInits()) {
+      // Each result its own destination (CSE may have merged the empties).
+      if (llvm::is_contained(inits, init) && init.getDefiningOp() &&
+          isMovableEmpty(init.getDefiningOp()))
+        init = b.clone(*init.getDefiningOp())->getResult(0);
+      inits.push_back(init);
+    }
+    SmallVector<AffineMap> maps;
+    for (linalg::GenericOp g : {first, next})
+      for (OpOperand *input : g.getDpsInputOperands())
+        maps.push_back(g.getMatchingIndexingMap(input));
+    for (linalg::GenericOp g : {first, next})
+      for (OpOperand &init : g.getDpsInitsMutable())
+        maps.push_back(g.getMatchingIndexingMap(&init));
+    SmallVector<Type> resultTypes(first->getResultTypes());
+    llvm::append_range(resultTypes, next->getResultTypes());
+    auto fused = linalg::GenericOp::create(
+        b, b.getFusedLoc({first.getLoc(), next.getLoc()}), resultTypes, inputs,
+        inits, maps, first.getIteratorTypesArray());
+    SmallVector<BlockArgument> args;
+    auto argsOf = [](linalg::GenericOp g, bool ins) {
+      ArrayRef<BlockArgument> all = g.getBody()->getArguments();
+      unsigned n = g.getNumDpsInputs();
+      return ins ? all.take_front(n) : all.drop_front(n);
+    };
+    for (bool ins : {true, false})
+      for (linalg::GenericOp g : {first, next})
+        llvm::append_range(args, argsOf(g, ins));
+    Block *body = b.createBlock(
+        &fused.getRegion(), {},
+        llvm::map_to_vector(args, [](BlockArgument a) { return a.getType(); }),
+        llvm::map_to_vector(args, [](BlockArgument a) { return a.getLoc(); }));
+    IRMapping mapping;
+    for (auto [old, arg] : llvm::zip(args, body->getArguments()))
+      mapping.map(old, arg);
+    SmallVector<Value> yielded;
+    for (linalg::GenericOp g : {first, next}) {
+      for (Operation &inner : g.getBody()->without_terminator())
+        b.clone(inner, mapping);
+      for (Value v : g.getBody()->getTerminator()->getOperands())
+        yielded.push_back(mapping.lookupOrDefault(v));
+    }
+    linalg::YieldOp::create(b, fused.getLoc(), yielded);
+
+    unsigned n = first->getNumResults();
+    first->replaceAllUsesWith(fused->getResults().take_front(n));
+    next->replaceAllUsesWith(fused->getResults().drop_front(n));
+    Group *other = groupOf.lookup(next);
+    other->ops.clear();
+    groupOf.erase(next);
+    groupOf.erase(first);
+    next->erase();
+    first->erase();
+    groupOf[fused] = &group;
+    group.ops = {fused.getOperation()};
+    group.start = fused;
+    first = fused;
+    op = fused; // go on after the merged map
+    ++merged;
+  }
+}
+
 void KernelFormer::run() {
   // A fill that initializes several accumulators (CSE merges the zeros of
   // a mean and a variance) is cloned per accumulator: a fill is cheap to
@@ -329,6 +467,12 @@ void KernelFormer::run() {
       owner->ops.push_back(fill);
     groupOf[fill] = owner;
   }
+  // Elementwise maps over the same loops that do not depend on each other
+  // (the two halves of a RoPE rotation) share one kernel: one generic with
+  // the results of both.
+  for (Group &group : groups)
+    if (!group.ops.empty() && isLoneMap(group.ops.front()))
+      mergeSiblingMaps(group);
   for (Group &group : groups) {
     if (group.ops.empty())
       continue; // merged into another kernel

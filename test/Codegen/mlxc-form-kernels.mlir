@@ -250,3 +250,48 @@ func.func @masked_softmax_kept(%s: tensor<4x128xf32>) -> (tensor<4x128xf32>, ten
   %y = mlx.softmax %scaled {axes = array<i64: -1>, precise = true} : tensor<4x128xf32>
   return %y, %scaled : tensor<4x128xf32>, tensor<4x128xf32>
 }
+
+// -----
+
+// Elementwise maps over the same loops that do not depend on each other
+// share one kernel: one generic with both results, each written to its own
+// destination. A map that reads one of them, and a map over other loops,
+// stay kernels of their own.
+// CHECK-LABEL: func.func @sibling_maps
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<8x64xf32>
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<8x64xf32>
+// CHECK: %[[S:.*]]:2 = kernel.region elementwise(%arg0, %arg1, %[[E0]], %[[E1]])
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<8x64xf32>)
+// CHECK: math.exp
+// CHECK: math.log
+// CHECK: kernel.yield
+// CHECK: kernel.region elementwise(%[[S]]#0,
+// CHECK: math.sin
+// CHECK: kernel.region elementwise(%arg2,
+// CHECK: math.cos
+// CHECK-NOT: kernel.region
+// CHECK: return %[[S]]#0, %[[S]]#1
+func.func @sibling_maps(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>, %z: tensor<8x32xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x32xf32>) {
+  %a = mlx.exp %x : tensor<8x64xf32>
+  %b = mlx.log %y : tensor<8x64xf32>
+  %c = mlx.sin %a : tensor<8x64xf32>
+  %d = mlx.cos %z : tensor<8x32xf32>
+  return %a, %b, %c, %d : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x32xf32>
+}
+
+// -----
+
+// A map after a row kernel that reads the row kernel's result joins it, not
+// the map before: the reduction is never duplicated or reordered.
+// CHECK-LABEL: func.func @sibling_after_reduction
+// CHECK: kernel.region elementwise(%arg1,
+// CHECK: math.exp
+// CHECK: kernel.region row_reduction({{.*}}%arg0,
+// CHECK-NOT: kernel.region
+func.func @sibling_after_reduction(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %e = mlx.exp %y : tensor<8x64xf32>
+  %s = mlx.softmax %x {axes = array<i64: -1>, precise = true} : tensor<8x64xf32>
+  %t = mlx.sin %s : tensor<8x64xf32>
+  return %e, %t : tensor<8x64xf32>, tensor<8x64xf32>
+}
