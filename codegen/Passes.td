@@ -502,8 +502,14 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
     source through a `memref.transpose` view (transpose flag); an operand
     that a linalg.generic broadcast over the batch is read from the matrix
     with batch stride 0; a float32 accumulator that a linalg.generic only
-    rounds to the operands' half type becomes a half-precision result; a
-    result buffer that is only copied into an output argument
+    rounds to the operands' half type becomes a half-precision result; one
+    that a linalg.generic adds, rounded, to a half-precision residual into
+    an output (a decoder layer's residual connection) becomes a call that
+    accumulates (beta = 1) into that output, holding the residual: the
+    residual's allocation becomes the output when the residual dies at the
+    sum, the product does not read it, and nothing touches the output
+    before (the sum is then rounded once, where MLX rounds the product
+    first); a result buffer that is only copied into an output argument
     (`bufferize.result`) is replaced by that argument. Each applies only
     when nothing else uses the buffer in between.
 

@@ -5,6 +5,9 @@
 // shaped memref of static strides with one unit-stride matrix dimension
 // (row-major, or transposed); anything else keeps the generated kernel, so
 // the decision is made here, at compile time.
+// A half-precision product added to a residual that dies there (a decoder
+// layer's residual connection) accumulates into the residual's buffer,
+// which becomes the sum's output: cuBLASLt computes D = A B + C with C = D.
 //
 //===----------------------------------------------------------------------===//
 
@@ -339,6 +342,141 @@ static linalg::GenericOp getRoundingCopy(Value acc, Operation *product,
   return rounding;
 }
 
+/// Whether `value` is `arith.extf(arith.truncf(x))` (a rounding to half
+/// precision and back) or `x` itself, for x = `acc`.
+static bool isAccumulator(Value value, Value acc) {
+  if (value == acc)
+    return true;
+  auto ext = value.getDefiningOp<arith::ExtFOp>();
+  auto trunc =
+      ext ? ext.getIn().getDefiningOp<arith::TruncFOp>() : arith::TruncFOp();
+  return trunc && trunc.getIn() == acc;
+}
+
+/// The linalg.generic that adds the float32 accumulator `acc` (rounded or
+/// not) to a residual of `dtype` and rounds the sum into an output of
+/// `dtype`: `out = residual + product`, a decoder layer's residual
+/// connection. cuBLASLt computes it as D = A B + C with C = D = out when
+/// `out` holds the residual at the product: this returns the generic with
+/// `residual` set when the residual's allocation can be `out` itself (it
+/// dies at the generic, and nothing touches `out` before), or is already.
+/// The sum is then rounded once, where MLX rounds the product first.
+static linalg::GenericOp getResidualAdd(Value acc, Operation *product,
+                                        Operation *fill, Type dtype,
+                                        Value &residual) {
+  linalg::GenericOp add;
+  for (Operation *user : acc.getUsers()) {
+    if (user == product || user == fill || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || add)
+      return {};
+    add = generic;
+  }
+  auto accType = cast<MemRefType>(acc.getType());
+  if (!add || !add.hasPureBufferSemantics() ||
+      add->getBlock() != product->getBlock() ||
+      !product->isBeforeInBlock(add) || add.getNumDpsInputs() != 2 ||
+      add.getNumDpsInits() != 1 || add.getNumReductionLoops() != 0 ||
+      !llvm::all_of(add.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return {};
+  unsigned accIndex = add.getDpsInputs()[0] == acc ? 0 : 1;
+  Value res = add.getDpsInputs()[1 - accIndex];
+  Value out = add.getDpsInits()[0];
+  auto resType = dyn_cast<MemRefType>(res.getType());
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (add.getDpsInputs()[accIndex] != acc || !resType || !outType ||
+      resType != outType || outType.getElementType() != dtype ||
+      outType.getShape() != accType.getShape() ||
+      !outType.getLayout().isIdentity())
+    return {};
+  // The body: truncf(addf(extf(residual), accumulator)).
+  Block &body = add.getRegion().front();
+  BlockArgument accArg = body.getArgument(accIndex),
+                resArg = body.getArgument(1 - accIndex);
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto round = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::TruncFOp>()
+                   : arith::TruncFOp();
+  auto sum =
+      round ? round.getIn().getDefiningOp<arith::AddFOp>() : arith::AddFOp();
+  if (!sum || !sum.getType().isF32())
+    return {};
+  auto isResidual = [&](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext && ext.getIn() == resArg;
+  };
+  bool matches =
+      (isResidual(sum.getLhs()) && isAccumulator(sum.getRhs(), accArg)) ||
+      (isResidual(sum.getRhs()) && isAccumulator(sum.getLhs(), accArg));
+  if (!matches)
+    return {};
+  for (Operation &op : body.without_terminator())
+    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::AddFOp>(op))
+      return {};
+
+  // Nothing between the product and the sum touches the output or the
+  // residual: the product now writes the sum there.
+  Block *block = product->getBlock();
+  Value outRoot = mlx::getRootBuffer(out), resRoot = mlx::getRootBuffer(res);
+  for (Operation *it = product->getNextNode(); it != add;
+       it = it->getNextNode())
+    if (!isMemoryEffectFree(it) && (mlx::mayAccess(it, outRoot, false) ||
+                                    mlx::mayAccess(it, resRoot, false)))
+      return {};
+  auto *linalgProduct = product;
+  for (Value operand : cast<linalg::LinalgOp>(linalgProduct).getDpsInputs())
+    if (mlx::getRootBuffer(operand) == outRoot ||
+        mlx::getRootBuffer(operand) == resRoot)
+      return {};
+  if (res == out) {
+    residual = out;
+    return add;
+  }
+  // The residual's allocation becomes the output: it dies at the sum (only
+  // its dealloc after), and nothing reads or writes the output before.
+  auto alloc = res.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != block || alloc->getNumOperands() != 0)
+    return {};
+  SmallVector<Operation *> deallocs;
+  for (Operation *user : alloc->getUsers()) {
+    if (isa<memref::DeallocOp>(user)) {
+      deallocs.push_back(user);
+      continue;
+    }
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top || (top != add && !top->isBeforeInBlock(add)))
+      return {};
+  }
+  // The output: an argument or an allocation, maybe reshaped (moved up
+  // above the residual's allocation if need be).
+  SmallVector<Operation *> outChain;
+  for (Value v = out; Operation *def = v.getDefiningOp();
+       v = def->getNumOperands() ? def->getOperand(0) : Value()) {
+    if (def->getBlock() != block ||
+        !(isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def) ||
+          (isa<memref::AllocOp>(def) && def->getNumOperands() == 0)))
+      return {};
+    outChain.push_back(def);
+    if (isa<memref::AllocOp>(def))
+      break;
+  }
+  for (Operation *it = alloc->getNextNode(); it != add; it = it->getNextNode())
+    if (!llvm::is_contained(outChain, it) && !isMemoryEffectFree(it) &&
+        mlx::mayAccess(it, outRoot, false))
+      return {};
+  for (Operation *def : llvm::reverse(outChain))
+    if (alloc->isBeforeInBlock(def))
+      def->moveBefore(alloc);
+  for (Operation *dealloc : deallocs)
+    dealloc->erase();
+  alloc.replaceAllUsesWith(out);
+  alloc->erase();
+  residual = out;
+  return add;
+}
+
 /// Rewrites one product; false when it keeps its generated kernel.
 static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
                      ModuleOp module) {
@@ -432,6 +570,23 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   Operation *view = nullptr;
   if (dropFill && *cCode == kFloat32 && *abCode != kFloat32)
     rounding = getRoundingCopy(c, op, prev, aType.getElementType(), view);
+  // Or it adds it to a residual: cuBLASLt adds the product to the residual
+  // in the output (beta = 1).
+  linalg::GenericOp residualAdd;
+  Value residual;
+  if (!rounding && dropFill && *cCode == kFloat32 && *abCode != kFloat32)
+    residualAdd = getResidualAdd(c, op, prev, aType.getElementType(), residual);
+  if (residualAdd) {
+    std::optional<MatrixOperand> out = getOperand(residual, batched, false);
+    if (out && (batch == 1 || out->batchStride >= m * n) &&
+        isLibraryAligned(*out, aType.getElementType())) {
+      opC = out;
+      cCode = abCode;
+      flags |= kAccumulate;
+    } else {
+      residualAdd = {};
+    }
+  }
   if (rounding) {
     Value outBuffer = rounding.getDpsInits()[0];
     // Its allocation and reshapes (checked by getRoundingCopy) go first.
@@ -524,6 +679,8 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   op->erase();
   if (dropFill)
     prev->erase();
+  if (residualAdd)
+    residualAdd->erase();
   if (rounding) {
     rounding->erase();
     if (view)

@@ -366,3 +366,85 @@ func.func @unpadded_rows(%s: memref<1x2x4x37xf32>, %v: memref<2x37x16xbf16>, %c:
   memref.dealloc %buf : memref<1x2x4x37xbf16>
   return %x : bf16
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A residual connection after a bf16 product: the sum of a residual that
+// dies there (and that the product does not read) and the rounded product
+// goes to an output. The residual's
+// allocation becomes the output, and cuBLASLt adds the product to it
+// (flags 4, bf16 result): neither the sum nor the float32 accumulator is
+// left. (bfloat16 is code 10.)
+// CHECK-LABEL: func.func @residual_add(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<8x16xbf16>, %[[W:[^:]+]]: memref<16x16xbf16>, %[[OUT:[^:]+]]: memref<8x16xbf16>
+// CHECK-NOT:     memref.alloc() {{.*}} : memref<8x16xbf16>
+// CHECK:         linalg.generic {{.*}} outs(%[[OUT]] : memref<8x16xbf16>)
+// CHECK-DAG:     %[[BF16:.+]] = arith.constant 10 : i32
+// CHECK-DAG:     %[[ACC:.+]] = arith.constant 4 : i32
+// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]], %[[ACC]],
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @residual_add(%x: memref<8x16xbf16>, %w: memref<16x16xbf16>, %out: memref<8x16xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %h = memref.alloc() : memref<8x16xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x16xbf16>) outs(%h : memref<8x16xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %n = arith.negf %a : bf16
+    linalg.yield %n : bf16
+  }
+  %acc = memref.alloc() : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%x, %w : memref<8x16xbf16>, memref<16x16xbf16>) outs(%acc : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %acc : memref<8x16xbf16>, memref<8x16xf32>) outs(%out : memref<8x16xbf16>) {
+  ^bb0(%r: bf16, %p: f32, %o: bf16):
+    %t = arith.truncf %p : f32 to bf16
+    %re = arith.extf %r : bf16 to f32
+    %te = arith.extf %t : bf16 to f32
+    %s = arith.addf %re, %te : f32
+    %y = arith.truncf %s : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  memref.dealloc %acc : memref<8x16xf32>
+  memref.dealloc %h : memref<8x16xbf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// The residual is read after the sum: its buffer cannot become the output,
+// and the sum stays a kernel.
+// CHECK-LABEL: func.func @residual_read_after(
+// CHECK:         call @mlxrt_matmul
+// CHECK:         linalg.generic
+// CHECK:         memref.copy
+func.func @residual_read_after(%x: memref<8x16xbf16>, %w: memref<16x16xbf16>, %out: memref<8x16xbf16>, %keep: memref<8x16xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %h = memref.alloc() : memref<8x16xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x16xbf16>) outs(%h : memref<8x16xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %n = arith.negf %a : bf16
+    linalg.yield %n : bf16
+  }
+  %acc = memref.alloc() : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%x, %w : memref<8x16xbf16>, memref<16x16xbf16>) outs(%acc : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %acc : memref<8x16xbf16>, memref<8x16xf32>) outs(%out : memref<8x16xbf16>) {
+  ^bb0(%r: bf16, %p: f32, %o: bf16):
+    %t = arith.truncf %p : f32 to bf16
+    %re = arith.extf %r : bf16 to f32
+    %te = arith.extf %t : bf16 to f32
+    %s = arith.addf %re, %te : f32
+    %y = arith.truncf %s : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  memref.copy %h, %keep : memref<8x16xbf16> to memref<8x16xbf16>
+  return
+}
