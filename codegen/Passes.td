@@ -168,9 +168,13 @@ def MlxcPlanInPlaceOutputs : Pass<"mlxc-plan-in-place-outputs",
     the copy; the pass checks it and records the pairs in the function's
     `mlxc.in_place` attribute (per out-parameter, the input's argument
     index or -1), which mlxc writes into the program signature for the
-    runtime.
+    runtime. The guarded copies of one type that can move up to the first
+    of them (nothing between touches their buffers; at most 4) then run as
+    one kernel under one guard, taken when any pair differs: a donated
+    pair in it copies its buffer onto itself, which changes nothing.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
 }

@@ -5,10 +5,14 @@
 // cache (16.8 MB for one layer of a 32-head, 2049-entry cache) is read and
 // written on every step. When the caller donates the input (passes its
 // buffer for the output too), the copy is a no-op and only the row moves.
+// The guarded copies of a step (a layer's two caches, every layer's) that
+// can run together run as one kernel, under one guard: a donated pair in it
+// copies its buffer onto itself, which changes nothing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -71,6 +75,108 @@ static bool canShare(Block &block, Operation *copy, Value input, Value output) {
   return true;
 }
 
+/// At most this many guarded copies share one kernel.
+static constexpr unsigned kMaxMergedCopies = 4;
+
+/// The copy that `guard` runs when its two buffers differ (as built below).
+static Operation *getGuardedCopy(scf::IfOp guard) {
+  if (!guard || guard.getNumResults() != 0 || !guard.getElseRegion().empty())
+    return {};
+  Block *then = guard.thenBlock();
+  Operation *copy = &then->front();
+  auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (copy == then->getTerminator() ||
+      copy != then->getTerminator()->getPrevNode() || !cmp || !getCopy(copy))
+    return {};
+  return copy;
+}
+
+/// The ops that make `guard`'s condition (address reads and a compare, of
+/// arguments only), in order.
+static SmallVector<Operation *> getConditionOps(scf::IfOp guard) {
+  auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
+  SmallVector<Operation *> ops;
+  for (Value operand : cmp->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      ops.push_back(def);
+  ops.push_back(cmp);
+  return ops;
+}
+
+/// Runs the guarded copies of one type that can move up to the first of
+/// them as one kernel under one guard (any pair differs).
+static void mergeGuardedCopies(Block &block) {
+  SmallVector<scf::IfOp> guards;
+  for (Operation &op : block)
+    if (auto guard = dyn_cast<scf::IfOp>(op); getGuardedCopy(guard))
+      guards.push_back(guard);
+  llvm::SmallPtrSet<Operation *, 16> merged;
+  for (scf::IfOp first : guards) {
+    if (merged.contains(first))
+      continue;
+    Operation *firstCopy = getGuardedCopy(first);
+    SmallVector<scf::IfOp> group = {first};
+    for (scf::IfOp next : guards) {
+      if (group.size() == kMaxMergedCopies)
+        break;
+      if (merged.contains(next) || !first->isBeforeInBlock(next))
+        continue;
+      Operation *copy = getGuardedCopy(next);
+      if (copy->getOperandTypes() != firstCopy->getOperandTypes())
+        continue;
+      // Nothing between the first guard and this one touches its buffers,
+      // and its condition reads only arguments.
+      auto [from, to] = *getCopy(copy);
+      bool movable = isa<BlockArgument>(from) && isa<BlockArgument>(to);
+      SmallVector<Operation *> condition = getConditionOps(next);
+      for (Operation *op : condition)
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && !llvm::is_contained(condition, def))
+            movable = false;
+      for (Operation *op = first->getNextNode(); movable && op != next;
+           op = op->getNextNode())
+        if (!llvm::is_contained(condition, op) &&
+            (mlx::mayAccess(op, from, false) || mlx::mayAccess(op, to, false)))
+          movable = false;
+      if (movable)
+        group.push_back(next);
+    }
+    if (group.size() < 2)
+      continue;
+    OpBuilder b(first);
+    Location loc = first.getLoc();
+    Value any = first.getCondition();
+    SmallVector<Value> inputs, outputs;
+    for (scf::IfOp guard : group) {
+      if (guard != first) {
+        for (Operation *op : getConditionOps(guard))
+          op->moveBefore(first);
+        any = arith::OrIOp::create(b, loc, any, guard.getCondition());
+      }
+      auto [from, to] = *getCopy(getGuardedCopy(guard));
+      inputs.push_back(from);
+      outputs.push_back(to);
+    }
+    auto guard = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    int64_t rank = cast<MemRefType>(inputs.front().getType()).getRank();
+    auto copies = linalg::GenericOp::create(
+        b, firstCopy->getLoc(), TypeRange(), inputs, outputs,
+        SmallVector<AffineMap>(2 * inputs.size(),
+                               b.getMultiDimIdentityMap(rank)),
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &body, Location loc, ValueRange args) {
+          linalg::YieldOp::create(body, loc, args.take_front(inputs.size()));
+        });
+    copies->setDiscardableAttrs(firstCopy->getDiscardableAttrDictionary());
+    for (scf::IfOp old : group) {
+      merged.insert(old);
+      old->erase();
+    }
+  }
+}
+
 namespace {
 struct MlxcPlanInPlaceOutputsPass final
     : mlx::impl::MlxcPlanInPlaceOutputsBase<MlxcPlanInPlaceOutputsPass> {
@@ -131,6 +237,7 @@ struct MlxcPlanInPlaceOutputsPass final
       if (llvm::any_of(plan, [](int64_t i) { return i >= 0; }))
         func->setAttr("mlxc.in_place",
                       DenseI64ArrayAttr::get(func.getContext(), plan));
+      mergeGuardedCopies(block);
     });
   }
 };

@@ -89,3 +89,59 @@ func.func @linalg_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
   }
   return
 }
+
+// -----
+
+// Two caches updated in one step (a layer's keys and values): their guarded
+// copies run as one kernel under one guard, when either pair of buffers
+// differs (a donated pair then copies its buffer onto itself). The second
+// copy moves up past the first row's write, which touches neither of its
+// buffers; a copy of another type stays on its own.
+// CHECK-LABEL: func.func @merged_copies(
+// CHECK-SAME:    mlxc.in_place = array<i64: 0, 1, 4>
+// CHECK:         %[[K:.+]] = arith.cmpi ne
+// CHECK:         %[[V:.+]] = arith.cmpi ne
+// CHECK:         %[[ANY:.+]] = arith.ori %[[K]], %[[V]] : i1
+// CHECK:         scf.if %[[ANY]] {
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%arg0, %arg1 : memref<16x8xf32>, memref<16x8xf32>) outs(%arg5, %arg6 : memref<16x8xf32>, memref<16x8xf32>)
+// CHECK:         }
+// CHECK:         memref.subview %arg5
+// CHECK:         scf.if
+// CHECK-NEXT:      linalg.copy ins(%arg4 : memref<4x8xf32>) outs(%arg7 : memref<4x8xf32>)
+// CHECK-NOT:     linalg.copy ins(%arg1
+// CHECK:         memref.subview %arg6
+func.func @merged_copies(%kc: memref<16x8xf32>, %vc: memref<16x8xf32>,
+                         %k: memref<1x8xf32>, %v: memref<1x8xf32>, %small: memref<4x8xf32>,
+                         %new_kc: memref<16x8xf32> {bufferize.result},
+                         %new_vc: memref<16x8xf32> {bufferize.result},
+                         %new_small: memref<4x8xf32> {bufferize.result}) {
+  linalg.copy ins(%kc : memref<16x8xf32>) outs(%new_kc : memref<16x8xf32>)
+  %kw = memref.subview %new_kc[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %k, %kw : memref<1x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  linalg.copy ins(%small : memref<4x8xf32>) outs(%new_small : memref<4x8xf32>)
+  linalg.copy ins(%vc : memref<16x8xf32>) outs(%new_vc : memref<16x8xf32>)
+  %vw = memref.subview %new_vc[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %v, %vw : memref<1x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  return
+}
+
+// -----
+
+// The second cache is read between the two copies (its row, into the first
+// cache): a copy never moves past an access to its buffers, so the copies
+// stay apart.
+// CHECK-LABEL: func.func @copies_kept_apart(
+// CHECK:         scf.if
+// CHECK-NEXT:      linalg.copy ins(%arg0
+// CHECK:         scf.if
+// CHECK-NEXT:      linalg.copy ins(%arg1
+func.func @copies_kept_apart(%kc: memref<16x8xf32>, %vc: memref<16x8xf32>,
+                             %new_kc: memref<16x8xf32> {bufferize.result},
+                             %new_vc: memref<16x8xf32> {bufferize.result}) {
+  linalg.copy ins(%kc : memref<16x8xf32>) outs(%new_kc : memref<16x8xf32>)
+  %kw = memref.subview %new_kc[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  %vr = memref.subview %vc[3, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  memref.copy %vr, %kw : memref<1x8xf32, strided<[8, 1], offset: 24>> to memref<1x8xf32, strided<[8, 1], offset: 24>>
+  linalg.copy ins(%vc : memref<16x8xf32>) outs(%new_vc : memref<16x8xf32>)
+  return
+}
