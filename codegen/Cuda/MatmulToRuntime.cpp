@@ -477,6 +477,13 @@ static linalg::GenericOp getResidualAdd(Value acc, Operation *product,
   return add;
 }
 
+/// Products over larger right-hand sides keep beta = 0 and their sum kernel:
+/// with beta = 1 cuBLASLt chose a slower split-K kernel for W8's 90 MB down
+/// projection (24.7 us against 18 us, Nsight Compute on the H200,
+/// 2026-12-02), more than the launch it saves; for W9's 23 MB one it cost
+/// 0.25 us.
+static constexpr int64_t kMaxResidualWeightBytes = 32 << 20;
+
 /// Rewrites one product; false when it keeps its generated kernel.
 static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
                      ModuleOp module) {
@@ -574,7 +581,10 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   // in the output (beta = 1).
   linalg::GenericOp residualAdd;
   Value residual;
-  if (!rounding && dropFill && *cCode == kFloat32 && *abCode != kFloat32)
+  if (!rounding && dropFill && *cCode == kFloat32 && *abCode != kFloat32 &&
+      bType.getNumElements() *
+              (aType.getElementType().getIntOrFloatBitWidth() / 8) <=
+          kMaxResidualWeightBytes)
     residualAdd = getResidualAdd(c, op, prev, aType.getElementType(), residual);
   if (residualAdd) {
     std::optional<MatrixOperand> out = getOperand(residual, batched, false);

@@ -30,7 +30,11 @@ fi
 # <name>: <last line>" and logs failures in full.
 if [ "${1:-}" = --one ]; then
   mode=$2; case=$3; name=$(basename "$case")
-  verify() { python3 "$SUITE/check.py" x --workdir "$case" --verify --device=cuda 2>&1; }
+  # Each mode writes its outputs in a folder of its own (links to the
+  # case's files): modes of one case run at the same time.
+  work=${TMPDIR:-/tmp}/mlxc-gpu-suite/$mode/$name
+  rm -rf "$work" && mkdir -p "$work" && ln -s "$case"/* "$work/"
+  verify() { python3 "$SUITE/check.py" x --workdir "$work" --verify --device=cuda 2>&1; }
   case $mode in
     unified|ptx|cubin-only) out=$(verify) ;;
     copy) out=$(MLXRT_NO_UNIFIED=1 verify) ;;
@@ -70,15 +74,15 @@ if [ "${1:-}" = --one ]; then
       # attention kernels.
       tool=(--tool memcheck --leak-check full)
       [ "$mode" = racecheck ] && tool=(--tool racecheck)
-      cp "$case/model" "$case/model.$mode"
+      cp "$case/model" "$work/model.$mode"
       printf '#!/bin/sh\nexec %s %s --error-exitcode 97 "%s" "$@"\n' \
-        "$SANITIZER" "${tool[*]}" "$case/model.$mode" > "$case/model.sanitized.$mode"
-      chmod +x "$case/model.sanitized.$mode"
-      out=$(MLXC_RUN_ARGS="--repeat 2" python3 - "$SUITE/check.py" "$case" "$mode" <<'PY' 2>&1
+        "$SANITIZER" "${tool[*]}" "$work/model.$mode" > "$work/model.sanitized"
+      chmod +x "$work/model.sanitized"
+      out=$(MLXC_RUN_ARGS="--repeat 2" python3 - "$SUITE/check.py" "$work" <<'PY' 2>&1
 import importlib.util, os, sys
 spec = importlib.util.spec_from_file_location("check", sys.argv[1])
 check = importlib.util.module_from_spec(spec); spec.loader.exec_module(check)
-err = check.verify(sys.argv[2], "cuda", os.path.join(sys.argv[2], "model.sanitized." + sys.argv[3]))
+err = check.verify(sys.argv[2], "cuda", os.path.join(sys.argv[2], "model.sanitized"))
 print(err or "ok"); sys.exit(1 if err else 0)
 PY
       ) ;;
