@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Hoist.h"
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -134,24 +134,8 @@ static bool forwardIntoWindow(memref::CopyOp copy) {
     if (!isMemoryEffectFree(op) && mlx::mayAccess(op, root, false))
       return false;
   // The window's views (and what they need) must exist at the writer.
-  SetVector<Operation *> needed;
-  BackwardSliceOptions options;
-  options.inclusive = true;
-  options.omitUsesFromAbove = false;
-  options.filter = [&](Operation *op) {
-    return op->getBlock() == block && !op->isBeforeInBlock(writer);
-  };
-  if (Operation *def = target.getDefiningOp(); def && options.filter(def))
-    if (failed(getBackwardSlice(def, &needed, options)))
-      return false;
-  for (Operation *op : needed)
-    if (op == writer.getOperation() || !isMemoryEffectFree(op))
-      return false;
-  SmallVector<Operation *> ordered(needed.begin(), needed.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : ordered)
-    op->moveBefore(writer);
+  if (!mlx::hoistAbove(target, writer))
+    return false;
   alloc.getResult().replaceUsesWithIf(target, [&](OpOperand &use) {
     return use.getOwner() == writer.getOperation();
   });

@@ -20,12 +20,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Hoist.h"
 #include "codegen/Passes.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCWRITEPIECESINPLACE
@@ -48,36 +47,6 @@ Value getChainRoot(Value dest, Operation *producer) {
   return dest;
 }
 
-/// Moves the ops after `point` in its block that `values` need (their
-/// backward slice) before it, in order; false, with nothing moved, when one
-/// of them is `point` itself or has side effects.
-bool hoistAbove(ArrayRef<Value> values, Operation *point) {
-  Block *block = point->getBlock();
-  SetVector<Operation *> needed;
-  BackwardSliceOptions options;
-  options.inclusive = true;
-  options.omitUsesFromAbove = false;
-  options.filter = [&](Operation *op) {
-    return op->getBlock() == block && !op->isBeforeInBlock(point);
-  };
-  for (Value value : values) {
-    Operation *def = value.getDefiningOp();
-    if (!def || !options.filter(def))
-      continue;
-    if (failed(getBackwardSlice(def, &needed, options)))
-      return false;
-  }
-  for (Operation *op : needed)
-    if (op == point || !isMemoryEffectFree(op))
-      return false;
-  SmallVector<Operation *> ordered(needed.begin(), needed.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : ordered)
-    op->moveBefore(point);
-  return true;
-}
-
 /// Makes the producer of `insert`'s source write into the source's window
 /// of the chain's root.
 void writeInPlace(tensor::InsertSliceOp insert) {
@@ -96,7 +65,7 @@ void writeInPlace(tensor::InsertSliceOp insert) {
   Value root = getChainRoot(insert.getDest(), producer);
   SmallVector<Value> needed = {root};
   llvm::append_range(needed, insert.getOffsets());
-  if (!hoistAbove(needed, producer))
+  if (!mlx::hoistAbove(needed, producer))
     return;
   OpBuilder b(producer);
   auto window = tensor::ExtractSliceOp::create(

@@ -425,8 +425,7 @@ static linalg::GenericOp getResidualAdd(Value acc, Operation *product,
     if (!isMemoryEffectFree(it) && (mlx::mayAccess(it, outRoot, false) ||
                                     mlx::mayAccess(it, resRoot, false)))
       return {};
-  auto *linalgProduct = product;
-  for (Value operand : cast<linalg::LinalgOp>(linalgProduct).getDpsInputs())
+  for (Value operand : cast<linalg::LinalgOp>(product).getDpsInputs())
     if (mlx::getRootBuffer(operand) == outRoot ||
         mlx::getRootBuffer(operand) == resRoot)
       return {};
