@@ -359,10 +359,41 @@ static bool checkBlas(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
   return false;
 }
 
+/// One heuristic query for a small float32 product. cuBLASLt sets itself up
+/// at the first query of a process (80-120 ms on the H200, 2026-12-02,
+/// bench/deploy/startup_probe.c), then answers in microseconds: done here,
+/// when a model opens, the first call's plans are quick. Failures are left
+/// to the real plans, which report them.
+static void warmUp(const mlxrt_cublaslt *lib, cublasLtHandle_t handle) {
+  cublasLtMatmulDesc_t desc = NULL;
+  cublasLtMatrixLayout_t layout = NULL;
+  cublasLtMatmulPreference_t pref = NULL;
+  cublasLtMatmulHeuristicResult_t result;
+  int found = 0;
+  uint64_t workspace = WorkspaceBytes;
+  if (lib->cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F) ==
+          CUBLAS_STATUS_SUCCESS &&
+      lib->cublasLtMatrixLayoutCreate(&layout, CUDA_R_32F, 16, 16, 16) ==
+          CUBLAS_STATUS_SUCCESS &&
+      lib->cublasLtMatmulPreferenceCreate(&pref) == CUBLAS_STATUS_SUCCESS &&
+      lib->cublasLtMatmulPreferenceSetAttribute(
+          pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+          sizeof(workspace)) == CUBLAS_STATUS_SUCCESS)
+    lib->cublasLtMatmulAlgoGetHeuristic(handle, desc, layout, layout, layout,
+                                        layout, pref, 1, &result, &found);
+  if (pref)
+    lib->cublasLtMatmulPreferenceDestroy(pref);
+  if (layout)
+    lib->cublasLtMatrixLayoutDestroy(layout);
+  if (desc)
+    lib->cublasLtMatmulDescDestroy(desc);
+}
+
 /// The device's cuBLASLt state, made on first use (handle and workspace).
 static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
   if (dev->blas)
     return dev->blas;
+  mlxrt_cublaslt_load_wait(dev);
   char reason[1024];
   const mlxrt_cublaslt *lib = mlxrt_cublaslt_load_from(
       dev->libcublaslt[0] ? dev->libcublaslt : NULL,
@@ -389,11 +420,32 @@ static struct mlxrt_cublaslt_state *getState(mlxrt_cuda_device *dev) {
     mlxrt_cublaslt_release(dev);
     return NULL;
   }
+  warmUp(lib, s->handle);
   return s;
 }
 
 bool mlxrt_cublaslt_prepare(mlxrt_cuda_device *dev) {
   return getState(dev) != NULL;
+}
+
+static void *loadEarly(void *arg) {
+  mlxrt_cuda_device *dev = arg;
+  // Failures are left to the first product, which tries again and says why.
+  mlxrt_cublaslt_load_from(dev->libcublaslt[0] ? dev->libcublaslt : NULL,
+                           dev->cudaHome[0] ? dev->cudaHome : NULL, NULL, 0);
+  return NULL;
+}
+
+bool mlxrt_cublaslt_load_early(mlxrt_cuda_device *dev) {
+  dev->cublasLtLoading =
+      pthread_create(&dev->cublasLtLoader, NULL, loadEarly, dev) == 0;
+  return dev->cublasLtLoading;
+}
+
+void mlxrt_cublaslt_load_wait(mlxrt_cuda_device *dev) {
+  if (dev->cublasLtLoading)
+    pthread_join(dev->cublasLtLoader, NULL);
+  dev->cublasLtLoading = false;
 }
 
 static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,

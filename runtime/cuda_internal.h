@@ -18,6 +18,8 @@
 #define MLXRT_CUDA_INTERNAL_H
 
 #include "internal.h"
+#include <pthread.h>
+#include <stdbool.h>
 
 //===----------------------------------------------------------------------===//
 // Driver API declarations (values as in cuda.h of CUDA 12 and 13)
@@ -323,6 +325,11 @@ typedef struct mlxrt_cuda_device {
   bool keepIntermediates;
   /// Where cuBLASLt is loaded from (empty: the default search).
   char libcublaslt[512], cudaHome[512];
+  /// Loads cuBLASLt (dlopen, ~55 ms on the H200) while the device's
+  /// context is made (mlxrt_cublaslt_load_early); joined when the device
+  /// closes.
+  pthread_t cublasLtLoader;
+  bool cublasLtLoading;
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;
@@ -407,6 +414,12 @@ void mlxrt_cuda_unload_modules(mlxrt_cuda_device *dev);
 /// Loads every registered module not yet loaded into the device (JIT of
 /// the PTX), with its context current; false with the failure recorded.
 bool mlxrt_cuda_load_modules(mlxrt_cuda_device *dev);
+
+/// Starts loading cuBLASLt on a thread of its own, so that its dlopen
+/// overlaps the making of the device's context; false when no thread could
+/// start (the first product then loads it). mlxrt_cublaslt_load_wait joins.
+bool mlxrt_cublaslt_load_early(mlxrt_cuda_device *dev);
+void mlxrt_cublaslt_load_wait(mlxrt_cuda_device *dev);
 
 /// Creates the device's cuBLASLt handle and workspace (cublaslt.c) unless
 /// it has them; false with the failure recorded.

@@ -723,6 +723,7 @@ static void cudaHostWrote(mlxrt_device *base, void *p) {
 static void cudaDestroy(mlxrt_device *base) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   const mlxrt_cuda_driver *drv = dev->drv;
+  mlxrt_cublaslt_load_wait(dev);
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
     mlxrt_cuda_graph_reset_all(dev);
@@ -766,6 +767,14 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal,
   dev->device = device;
   snprintf(dev->base.description, sizeof(dev->base.description), "cuda:%d",
            ordinal);
+  if (config->libcublaslt)
+    mlxrt_strlcpy(dev->libcublaslt, config->libcublaslt,
+                  sizeof(dev->libcublaslt));
+  if (config->cudaHome)
+    mlxrt_strlcpy(dev->cudaHome, config->cudaHome, sizeof(dev->cudaHome));
+  // cuInit is done; the context takes as long again (about 100 ms each on
+  // the H200), during which cuBLASLt's library loads.
+  mlxrt_cublaslt_load_early(dev);
 
   char name[96] = "";
   int managed = 0, concurrent = 0;
@@ -828,11 +837,6 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal,
   dev->traceUser = config->traceUser;
   dev->noGraphs = config->noGraphs;
   dev->keepIntermediates = config->keepIntermediates;
-  if (config->libcublaslt)
-    mlxrt_strlcpy(dev->libcublaslt, config->libcublaslt,
-                  sizeof(dev->libcublaslt));
-  if (config->cudaHome)
-    mlxrt_strlcpy(dev->cudaHome, config->cudaHome, sizeof(dev->cudaHome));
   *out = &dev->base;
   return MLXRT_OK;
 }

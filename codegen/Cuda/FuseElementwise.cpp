@@ -5,7 +5,11 @@
 // batch loops) and then fuses elementwise producers (a scale, a
 // normalization, a broadcast) into that contraction: fine for loops, but
 // cuBLASLt can no longer run it. On CUDA, products stay named ops, and a
-// cheap map (a cast) with several consumers is fused into each of them.
+// cheap map (a cast) with several consumers is fused into each of them. A
+// map that reads a value broadcast along a reduction's rows (argmax's
+// extreme) stays out of that reduction: kernel formation then puts the map
+// and the reduction into the row kernel that makes the value, where a
+// reduction with such an operand would run on its own, unsplit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +51,29 @@ static bool isCheapToRecompute(Operation *op) {
   return count <= 2;
 }
 
+/// Whether fusing the producer of `fused` into its consumer, a reduction,
+/// would give the reduction an operand that does not vary along its
+/// innermost reduced loop (one value per row; rank-0 scalars aside).
+static bool addsRowInvariantOperand(OpOperand *fused) {
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+  if (!consumer || !producer || consumer.getNumReductionLoops() == 0 ||
+      consumer.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  AffineMap resultMap =
+      producer.getIndexingMapMatchingResult(cast<OpResult>(fused->get()));
+  if (!resultMap.isPermutation())
+    return false;
+  AffineMap toProducer = inversePermutation(resultMap).compose(
+      consumer.getMatchingIndexingMap(fused));
+  unsigned reduced = consumer.getNumLoops() - 1;
+  return llvm::any_of(producer.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = producer.getMatchingIndexingMap(input);
+    return map.getNumResults() > 0 &&
+           !map.compose(toProducer).isFunctionOfDim(reduced);
+  });
+}
+
 namespace {
 struct MlxcFuseElementwisePass final
     : mlx::impl::MlxcFuseElementwiseBase<MlxcFuseElementwisePass> {
@@ -55,7 +82,8 @@ struct MlxcFuseElementwisePass final
     MLIRContext *ctx = &getContext();
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (isProduct(producer) || isProduct(fused->getOwner()))
+      if (isProduct(producer) || isProduct(fused->getOwner()) ||
+          addsRowInvariantOperand(fused))
         return false;
       // As linalg-fuse-elementwise-ops, never duplicate a producer, except
       // a cheap map that every consumer recomputes.

@@ -2,8 +2,8 @@
 //
 // sum/prod/max/min/all/any become linalg.reduce into an accumulator of the
 // result dtype (float32 for half-precision results, rounded once at the end),
-// argmax/argmin a two-result linalg.generic. logsumexp and softmax arrive
-// decomposed (mlx-decompose).
+// argmax/argmin two reductions (the extreme, then the least index that holds
+// it). logsumexp and softmax arrive decomposed (mlx-decompose).
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,65 +150,80 @@ struct ArgReduceOpLowering final : OpConversionPattern<OpTy> {
     Type dtype = inType.getElementType();
     Type storage = toStorageType(dtype);
     Type i32 = rewriter.getI32Type();
-    Value best =
-        linalg::FillOp::create(
-            rewriter, loc,
-            identityValue(rewriter, loc, isMax ? Combine::Max : Combine::Min,
-                          dtype),
-            tensor::EmptyOp::create(rewriter, loc, reducedShape, storage)
-                .getResult())
-            .getResult(0);
-    Value index = linalg::FillOp::create(
-                      rewriter, loc, scalarConstant(rewriter, loc, i32, 0),
-                      tensor::EmptyOp::create(rewriter, loc, reducedShape, i32)
-                          .getResult())
-                      .getResult(0);
+    Combine kind = isMax ? Combine::Max : Combine::Min;
     AffineMap inMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
     bool isFloat = isa<FloatType>(dtype);
-    bool isSignedInt = getDtypeCategory(dtype) == DtypeCategory::Signed;
+    // Two reductions, each an associative merge that kernels split across
+    // threads (a scan that carries the index along is sequential): the
+    // extreme e, NaN winning as in MLX's max/min, then the least index whose
+    // element equals e (or is NaN when e is).
+    Value extreme =
+        linalg::FillOp::create(
+            rewriter, loc, identityValue(rewriter, loc, kind, dtype),
+            tensor::EmptyOp::create(rewriter, loc, reducedShape, storage)
+                .getResult())
+            .getResult(0);
+    extreme =
+        linalg::GenericOp::create(
+            rewriter, loc, extreme.getType(), adaptor.getX(), extreme,
+            ArrayRef<AffineMap>{inMap, outMap}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l, combineScalars(b, l, kind, args[1], args[0], dtype));
+            })
+            .getResult(0);
+    // Each element's candidate index (its own where it holds the extreme,
+    // else `size`), then their minimum: an elementwise map and a plain min,
+    // the shape of softmax's exp(x - max) and sum, which row kernels take
+    // together with the extreme.
+    int64_t size = inType.getDimSize(axis);
+    Value candidates =
+        linalg::GenericOp::create(
+            rewriter, loc,
+            TypeRange{RankedTensorType::get(inType.getShape(), i32)},
+            ValueRange{adaptor.getX(), extreme},
+            ValueRange{
+                tensor::EmptyOp::create(rewriter, loc, inType.getShape(), i32)
+                    .getResult()},
+            ArrayRef<AffineMap>{inMap, outMap, inMap},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = args[0], e = args[1];
+              Value hit;
+              if (isFloat) {
+                hit = arith::OrIOp::create(
+                    b, l,
+                    arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x,
+                                          e),
+                    arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x,
+                                          x));
+              } else {
+                hit =
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, e);
+              }
+              Value pos = arith::IndexCastOp::create(
+                  b, l, i32, linalg::IndexOp::create(b, l, axis));
+              linalg::YieldOp::create(
+                  b, l,
+                  ValueRange{arith::SelectOp::create(
+                      b, l, hit, pos, scalarConstant(b, l, i32, size))});
+            })
+            .getResult(0);
+    Value index = linalg::FillOp::create(
+                      rewriter, loc, scalarConstant(rewriter, loc, i32, size),
+                      tensor::EmptyOp::create(rewriter, loc, reducedShape, i32)
+                          .getResult())
+                      .getResult(0);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{best.getType(), index.getType()},
-        adaptor.getX(), ValueRange{best, index},
-        ArrayRef<AffineMap>{inMap, outMap, outMap}, iterators,
+        rewriter, loc, TypeRange{index.getType()}, ValueRange{candidates},
+        ValueRange{index}, ArrayRef<AffineMap>{inMap, outMap}, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = args[0], cur = args[1], curIdx = args[2];
-          Value better;
-          if (isFloat) {
-            Value xNan =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
-            Value curNan = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::UNO, cur, cur);
-            Value cmp = arith::CmpFOp::create(b, l,
-                                              isMax ? arith::CmpFPredicate::OGT
-                                                    : arith::CmpFPredicate::OLT,
-                                              x, cur);
-            Value notCurNan = arith::XOrIOp::create(
-                b, l, curNan, scalarConstant(b, l, b.getI1Type(), 1));
-            better = arith::AndIOp::create(
-                b, l, notCurNan, arith::OrIOp::create(b, l, xNan, cmp));
-          } else {
-            arith::CmpIPredicate pred =
-                isMax ? (isSignedInt ? arith::CmpIPredicate::sgt
-                                     : arith::CmpIPredicate::ugt)
-                      : (isSignedInt ? arith::CmpIPredicate::slt
-                                     : arith::CmpIPredicate::ult);
-            better = arith::CmpIOp::create(b, l, pred, x, cur);
-          }
-          // The first element always wins so that the fill value is never
-          // reported (it may equal a real element).
-          Value pos = linalg::IndexOp::create(b, l, axis);
-          Value pos32 = arith::IndexCastOp::create(b, l, i32, pos);
-          Value first =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, pos,
-                                    arith::ConstantIndexOp::create(b, l, 0));
-          Value take = arith::OrIOp::create(b, l, first, better);
           linalg::YieldOp::create(
-              b, l,
-              ValueRange{arith::SelectOp::create(b, l, take, x, cur),
-                         arith::SelectOp::create(b, l, take, pos32, curIdx)});
+              b, l, ValueRange{arith::MinSIOp::create(b, l, args[1], args[0])});
         });
-    Value result = generic.getResult(1);
+    Value result = generic.getResult(0);
     if (op.getKeepdims())
       result = lowering::reshapeTensor(
           rewriter, loc, result,

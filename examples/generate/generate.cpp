@@ -7,9 +7,12 @@
 // token ids. The token, the offset and the KV cache stay in the runtime (on
 // the GPU when there is one): each call donates them, so they are updated
 // in place; only the new token (4 bytes) is read back. Prints the token ids.
+// --time also prints, on stderr, the decode steps' time through the API
+// against the programs' own time (the runtime's trace: CUDA events around
+// each program on the GPU).
 //
 //   generate OUT --prompt 1,2,3 [-n 16] [--device auto|cpu|cuda:N]
-//            [--memory auto|copy]
+//            [--memory auto|copy] [--time]
 //   (MLXRT_LIBCUBLASLT: the cuBLASLt library, as for mlxc's executables)
 //
 // The steps' interface is in python/mlxc/lm.py: inputs tokens, offset, last
@@ -22,6 +25,7 @@
 #include <mlxrt/mlxrt_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +56,26 @@ void check(mlxrt_status status, const mlxrt_error &err) {
 }
 
 constexpr int kStateOutputs = 3; // out0 token, out1 offset, out2 logprobs.
+
+/// The programs' own time, from the runtime's trace (--time).
+struct ProgramTime {
+  double ms = 0;
+  long runs = 0;
+};
+
+void onTrace(void *user, const mlxrt_trace_event *e) {
+  if (e->kind != MLXRT_TRACE_PROGRAM)
+    return;
+  auto *t = static_cast<ProgramTime *>(user);
+  t->ms += e->ms;
+  ++t->runs;
+}
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// A compiled step and its input slots, by name.
 struct Step {
@@ -139,7 +163,8 @@ std::vector<int32_t> parsePrompt(const std::string &text) {
 
 int usage() {
   std::fprintf(stderr, "usage: generate OUT --prompt 1,2,3 [-n N] "
-                       "[--device auto|cpu|cuda:N] [--memory auto|copy]\n");
+                       "[--device auto|cpu|cuda:N] [--memory auto|copy] "
+                       "[--time]\n");
   return 2;
 }
 
@@ -148,6 +173,7 @@ int usage() {
 int main(int argc, char **argv) try {
   std::string dir, prompt, device = "auto", memory = "auto";
   long n = 16;
+  bool timed = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool hasValue = i + 1 < argc;
@@ -159,6 +185,8 @@ int main(int argc, char **argv) try {
       device = argv[++i];
     else if (arg == "--memory" && hasValue)
       memory = argv[++i];
+    else if (arg == "--time")
+      timed = true;
     else if (arg[0] != '-' && dir.empty())
       dir = arg;
     else
@@ -178,6 +206,11 @@ int main(int argc, char **argv) try {
   // The library reads no environment; this program takes cuBLASLt's path
   // as the mlxc executables do.
   opts.libcublaslt = std::getenv("MLXRT_LIBCUBLASLT");
+  ProgramTime program;
+  if (timed) {
+    opts.trace = onTrace;
+    opts.trace_user = &program;
+  }
   mlxrt_instance *raw;
   check(mlxrt_instance_create(&opts, &raw, &err), err);
   Handle<mlxrt_instance> inst(raw);
@@ -255,10 +288,21 @@ int main(int argc, char **argv) try {
     prefill.call();
   }
   std::vector<int32_t> out = {readToken(tokens)};
+  program = ProgramTime();
+  double start = nowMs();
   while (long(out.size()) < n) {
     decode.call();
     out.push_back(readToken(tokens));
   }
+  double wall = nowMs() - start;
+  if (timed && program.runs > 0)
+    std::fprintf(stderr,
+                 "decode: %ld steps, %.4f ms a step through the API (token "
+                 "read back each step), programs %.4f ms a step; %.1f "
+                 "tokens/s; the API adds %.1f%%\n",
+                 program.runs, wall / program.runs, program.ms / program.runs,
+                 1e3 * program.runs / wall,
+                 100.0 * (wall - program.ms) / program.ms);
   for (size_t i = 0; i < out.size(); ++i)
     std::printf("%s%d", i ? " " : "", out[i]);
   std::printf("\n");

@@ -68,10 +68,24 @@ func.func @max_bf16(%x: tensor<8xbf16>) -> tensor<bf16> {
 
 // -----
 
+// argmax is two reductions that threads can split: the maximum, then the
+// least index holding it (or holding a NaN; 5 where an element does not),
+// through a map of candidate indices.
 // CHECK-LABEL: func.func @argmax
+// CHECK:         %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.+}} : tensor<2x5xf32>) outs(%{{.+}} : tensor<2xf32>)
+// CHECK:         %[[CANDIDATES:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:      ins(%{{.+}}, %[[MAX]] : tensor<2x5xf32>, tensor<2xf32>)
+// CHECK-DAG:       arith.cmpf oeq
+// CHECK-DAG:       arith.cmpf uno
+// CHECK-DAG:       linalg.index 1
+// CHECK-DAG:       arith.constant 5 : i32
+// CHECK:           arith.select
+// CHECK:         linalg.fill ins(%{{.+}} : i32)
 // CHECK:         linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
-// CHECK:           linalg.index 1
-// CHECK:         -> (tensor<2xf32>, tensor<2xi32>)
+// CHECK-SAME:      ins(%[[CANDIDATES]] : tensor<2x5xi32>)
+// CHECK:           arith.minsi
+// CHECK:         -> tensor<2xi32>
 func.func @argmax(%x: tensor<2x5xf32>) -> tensor<2xui32> {
   %y = mlx.argmax %x {axis = 1 : i64} : tensor<2x5xf32>
   return %y : tensor<2xui32>
