@@ -237,9 +237,7 @@ mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
                               mlxrt_error *err) {
   mlxrt_status st = checkSize(array, nbytes, err);
   if (st == MLXRT_OK)
-    st = mlxrt_device_to_host(array->inst->dev, array->data, err);
-  if (st == MLXRT_OK && nbytes)
-    memcpy(dst, array->data, nbytes);
+    st = mlxrt_device_read(array->inst->dev, array->data, dst, nbytes, err);
   return st;
 }
 

@@ -100,6 +100,16 @@ mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p,
   return dev->ops->toHost ? dev->ops->toHost(dev, p, err) : MLXRT_OK;
 }
 
+mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
+                               size_t nbytes, mlxrt_error *err) {
+  if (dev->ops->read)
+    return dev->ops->read(dev, p, dst, nbytes, err);
+  mlxrt_status st = mlxrt_device_to_host(dev, p, err);
+  if (st == MLXRT_OK && nbytes)
+    memcpy(dst, p, nbytes);
+  return st;
+}
+
 void mlxrt_device_host_wrote(mlxrt_device *dev, void *p) {
   if (dev->ops->hostWrote)
     dev->ops->hostWrote(dev, p);

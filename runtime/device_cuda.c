@@ -630,11 +630,15 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
   if (!dev->failed && !resident)
     moveOut(dev, args, numInputs, numArgs);
   for (size_t i = numInputs; resident && !dev->failed && i < numArgs; ++i) {
-    // The outputs stay where the program left them.
+    // The outputs stay where the program left them: on the device when the
+    // run placed them there first (its kernels wrote there), so that the
+    // next run, taking them back as inputs (a donated cache, a token),
+    // prefetches nothing. Otherwise only the pages written moved.
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     a->hostNewer = false;
     a->deviceNewer = !dev->unified;
-    a->where = MLXRT_CUDA_ANYWHERE;
+    if (a->where != MLXRT_CUDA_ON_DEVICE)
+      a->where = MLXRT_CUDA_ANYWHERE;
   }
   if (dev->trace && !dev->failed) {
     event.kind = MLXRT_TRACE_PROGRAM;
@@ -711,6 +715,42 @@ static mlxrt_status cudaPrepare(mlxrt_device *base, bool matmul,
   return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
 }
 
+/// Unified arrays up to this size are copied out at each read rather than
+/// moved to the host (a decode loop's token: moving it there and back cost
+/// 0.2 ms a step on the H200, 2026-12-02).
+static const size_t MaxCopiedReadBytes = 64 << 10;
+
+static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
+                             size_t nbytes, mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_cuda_alloc *a = findAlloc(dev, p);
+  if (!a || a->kind != MLXRT_CUDA_BUFFER || nbytes > a->bytes)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "not a buffer of %s of at least %zu bytes",
+                      dev->base.description, nbytes);
+  // Copy mode keeps a host copy: made current once, it serves every read.
+  // A large unified array moves to the host once as well.
+  if (!dev->unified || a->bytes > MaxCopiedReadBytes) {
+    mlxrt_status st = cudaToHost(base, p, err);
+    if (st == MLXRT_OK && nbytes)
+      memcpy(dst, p, nbytes);
+    return st;
+  }
+  if (a->hostResident || a->where == MLXRT_CUDA_ON_HOST || nbytes == 0) {
+    memcpy(dst, p, nbytes);
+    return MLXRT_OK;
+  }
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  // A copy: the buffer stays where the next run wants it.
+  if (mlxrt_cuda_check(dev, dev->drv->cuMemcpyDtoH_v2(dst, a->ptr, nbytes),
+                       "cuMemcpyDtoH_v2 of an array (%zu bytes)", nbytes))
+    traceTransfer(dev, MLXRT_TRACE_TO_HOST, nbytes, "array (read)");
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
 static void cudaHostWrote(mlxrt_device *base, void *p) {
   mlxrt_cuda_alloc *a = findAlloc((mlxrt_cuda_device *)base, p);
   if (!a)
@@ -745,8 +785,8 @@ static void cudaDestroy(mlxrt_device *base) {
 }
 
 static const mlxrt_device_ops CudaOps = {
-    cudaAlloc,       cudaFree,   cudaRun,       cudaDestroy,
-    cudaRunResident, cudaToHost, cudaHostWrote, cudaPrepare};
+    cudaAlloc,  cudaFree,      cudaRun,     cudaDestroy, cudaRunResident,
+    cudaToHost, cudaHostWrote, cudaPrepare, cudaRead};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,

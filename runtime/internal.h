@@ -202,6 +202,13 @@ typedef struct mlxrt_device_ops {
   /// Everything a model's first run would make, made at its opening: the
   /// kernel modules (JIT) and, for a model with matrix products, cuBLASLt.
   mlxrt_status (*prepare)(mlxrt_device *dev, bool matmul, mlxrt_error *err);
+  /// Copies the first nbytes of buffer p into dst (NULL: toHost, then a
+  /// copy from p). In unified mode, making a buffer current on the host
+  /// migrates its pages there and the next run moves them back, two
+  /// migrations for each token a decode loop reads: small buffers are
+  /// copied out instead and stay where they are.
+  mlxrt_status (*read)(mlxrt_device *dev, void *p, void *dst, size_t nbytes,
+                       mlxrt_error *err);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -238,6 +245,8 @@ mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
                                        size_t num_outputs, mlxrt_error *err);
 mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p, mlxrt_error *err);
 void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
+mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
+                               size_t nbytes, mlxrt_error *err);
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err);
 
