@@ -72,15 +72,22 @@ constexpr int64_t kMinBlocks = 264;
 /// Chunks above which a thread takes more steps (each tile's last block
 /// adds up every chunk).
 constexpr int64_t kMaxChunks = 64;
+/// Bytes of w a block reads, below which rows per thread stop halving: a
+/// small product (a decode step's probabilities times 1 MB of values) is
+/// bound by latency, and more, thinner chunks only lengthen the last
+/// block's sum (256 blocks of one row per thread took 8.8 us for 1 MB on
+/// the H200, 2026-12-02).
+constexpr int64_t kMinBlockBytes = 16 << 10;
 
 /// The shapes of one product, and how it is split.
 struct Plan {
   int64_t batch, m, n, k;
-  int64_t width;  ///< V: columns per thread, one vector access.
-  int64_t groups; ///< ceil(n / width)
-  int64_t tx, ky; ///< column groups and k slices per block
-  int64_t rows;   ///< L: rows of w per thread (= unroll x steps)
-  int64_t unroll; ///< rows per step, loaded at once
+  int64_t width;        ///< V: columns per thread, one vector access.
+  int64_t elementBytes; ///< of w
+  int64_t groups;       ///< ceil(n / width)
+  int64_t tx, ky;       ///< column groups and k slices per block
+  int64_t rows;         ///< L: rows of w per thread (= unroll x steps)
+  int64_t unroll;       ///< rows per step, loaded at once
   int64_t steps;
   int64_t tiles;  ///< blocks along the columns
   int64_t chunks; ///< S: blocks along k
@@ -119,9 +126,11 @@ void planChunks(Plan &plan, int64_t tiles) {
   plan.unroll = kMaxRowsPerStep;
   // Fewer rows per thread for more blocks, but not past kMaxChunks: a
   // thread's rows are better loaded at once than in more steps.
+  int64_t blockBytesPerRow = kThreads * plan.width * plan.elementBytes;
   while (plan.unroll > 1 &&
          tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
-         chunksFor(plan.unroll / 2) <= kMaxChunks)
+         chunksFor(plan.unroll / 2) <= kMaxChunks &&
+         blockBytesPerRow * (plan.unroll / 2) >= kMinBlockBytes)
     plan.unroll /= 2;
   plan.steps = 1;
   while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
@@ -164,7 +173,8 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
   int64_t bytes = mlx::getElementBytes(wType.getElementType());
   if (wType.getNumElements() / plan.batch * bytes > kMaxSplitBytes)
     return std::nullopt;
-  plan.width = std::max<int64_t>(1, 16 / std::max<int64_t>(bytes, 1));
+  plan.elementBytes = std::max<int64_t>(bytes, 1);
+  plan.width = std::max<int64_t>(1, 16 / plan.elementBytes);
   while (plan.width > 1 &&
          !allowsVectorAccess(op.getDpsInputs()[1], plan.width))
     plan.width /= 2;
