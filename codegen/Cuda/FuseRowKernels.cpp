@@ -325,7 +325,10 @@ bool analyze(Chain &chain) {
     numReduce += c.kind == ChainOp::Reduce;
     numGenerics += c.kind != ChainOp::Fill && c.kind != ChainOp::Copy;
   }
-  if (numReduce == 0 || numGenerics < 2)
+  // A lone reduction is a chain too: it gets the chain's 16-byte loads and
+  // unrolled passes (mlxc-map-row-reductions, which took it before, reads
+  // one element at a time: a decode step's gate projection ran at 1.6 TB/s).
+  if (numReduce == 0)
     return false;
   DenseMap<Value, int> lastWriter;
   llvm::SmallPtrSet<Value, 4> aliases; ///< Buffers a copy wrote.
@@ -1095,6 +1098,17 @@ void ChainEmitter::emit() {
       vectorWidth /= 2;
     int64_t vectorThreads =
         std::min<int64_t>(maxThreads, chain.columns / vectorWidth);
+    // Else the most whole warps that split the groups evenly (a row of 704
+    // groups: 352 threads of 2 groups, not 512 threads of single elements).
+    int64_t groups = chain.columns / vectorWidth;
+    if (vectorWidth > 1 && groups % vectorThreads != 0) {
+      for (int64_t t = vectorThreads / kWarpSize * kWarpSize; t >= kWarpSize;
+           t -= kWarpSize)
+        if (groups % t == 0) {
+          vectorThreads = t;
+          break;
+        }
+    }
     if (vectorWidth > 1 && chain.columns % (vectorThreads * vectorWidth) == 0 &&
         chain.columns / vectorThreads <= kMaxRegistersPerThread) {
       width = vectorWidth;
