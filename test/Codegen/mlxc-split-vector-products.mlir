@@ -6,11 +6,12 @@
 // before the product is folded in. The weight is an input that nothing
 // writes: its rows are loaded before the wait for the kernel before
 // (sm_90's grid-dependent launch; mlxc-grid-dependent-launch drops the wait
-// elsewhere), the other operand after it.
+// elsewhere), the other operand after it. A block reads at least 16 KiB
+// of w (here the whole 12 KiB weight: one chunk).
 // CHECK: memref.global "private" @mlxc_split_product_counts : memref<1xi32> = dense<0>
 // CHECK-LABEL: func.func @one_row
 // CHECK-NOT: linalg.fill
-// CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<4x1x1x96xf32>
+// CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<1x1x1x96xf32>
 // CHECK: gpu.launch
 // CHECK: memref.get_global @mlxc_split_product_counts
 // CHECK-NOT: memref.load %arg0
@@ -85,9 +86,9 @@ func.func @written_operand(%a: memref<1x64xf32>, %w: memref<64x96xf32>,
 
 // Products that read the same left-hand side share one launch, the later
 // one moved up past the op between (it touches neither product's buffers):
-// the blocks of q's column tile, then k's.
+// the blocks of q's column tile, then k's; 2 chunks of k.
 // CHECK-LABEL: func.func @siblings
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c7, {{.*}} = %c1{{.*}})
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}})
 // CHECK: arith.cmpi ult
 // CHECK: scf.if
 // CHECK: vector.load %arg1
@@ -125,9 +126,9 @@ func.func @siblings(%a: memref<1x64xf32>, %wq: memref<64x96xf32>,
 // An op between that writes the later product's weight keeps it in place:
 // two launches.
 // CHECK-LABEL: func.func @written_between
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c7{{.*}},
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c2{{.*}},
 // CHECK: linalg.fill
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c7{{.*}},
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c2{{.*}},
 func.func @written_between(%a: memref<1x64xf32>, %wq: memref<64x96xf32>,
                            %wk: memref<64x96xf32>, %q: memref<1x96xf32>,
                            %k: memref<1x96xf32>) {
