@@ -298,32 +298,6 @@ bool accessesColumn(AffineMap map, MemRefType type,
   return true;
 }
 
-/// Whether `map` reads its buffer of `type` contiguously along the column
-/// loop (the last of `loopSizes`) from offsets that are multiples of
-/// `width` elements, whatever the row: a row of another shape than the
-/// chain's (the cached keys of grouped-query attention, read by every query
-/// head of their group), which can be read a `width` group at a time.
-bool readsColumnGroups(AffineMap map, MemRefType type,
-                       ArrayRef<int64_t> loopSizes, int64_t width) {
-  if (!isLinear(map) || map.getNumDims() != loopSizes.size() ||
-      loopSizes.empty())
-    return false;
-  SmallVector<int64_t> ivs(loopSizes.size(), 0);
-  if (linearOffset(map, type, ivs) % width != 0)
-    return false;
-  for (size_t i = 0; i < loopSizes.size(); ++i) {
-    if (loopSizes[i] == 1)
-      continue;
-    ivs[i] = 1;
-    int64_t coefficient = linearOffset(map, type, ivs);
-    ivs[i] = 0;
-    bool isColumn = i + 1 == loopSizes.size();
-    if (isColumn ? coefficient != 1 : coefficient % width != 0)
-      return false;
-  }
-  return true;
-}
-
 /// Whether `user` (a use of a view of a chain buffer) stays inside the chain.
 bool isChainUse(Operation *user, const llvm::SmallPtrSetImpl<Operation *> &in) {
   return in.contains(user) || isa<memref::DeallocOp>(user);
@@ -625,12 +599,6 @@ Value ChainEmitter::load(const ChainOp &c, OpOperand &operand, ValueRange ivs) {
       kind = 1;
     else if (root && accessesColumn(map, type, c.loopSizes))
       kind = 2;
-    else if (root && width > 1 &&
-             readsColumnGroups(map, type, c.loopSizes, width))
-      // Its own registers: another op may read the buffer through
-      // another map.
-      kind = 3 + 4 * static_cast<int>((&c - chain.ops.data()) * 256 +
-                                      operand.getOperandNumber());
     if (kind) {
       key = {root.getAsOpaquePointer(), kind, currentK};
       if (auto it = registers.find(key); it != registers.end())
