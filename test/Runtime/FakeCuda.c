@@ -65,6 +65,7 @@ static struct {
                                // stream serialization
     {"heuristics", 0},         // cublasLtMatmulAlgoGetHeuristic calls
     {"handles", 0},            // cublasLtCreate calls
+    {"prefetches", 0},         // cuMemPrefetchAsync_v2 calls
     {"products", 0},           // products computed
     {"cc_major", 9},           // compute capability
     {"cc_minor", 0},           //
@@ -513,7 +514,10 @@ typedef struct {
 CUresult cuMemPrefetchAsync_v2(uintptr_t ptr, size_t bytes, Location to,
                                unsigned flags, void *stream) {
   (void)ptr, (void)bytes, (void)to, (void)flags, (void)stream;
-  return refuseWhileCapturing();
+  CUresult r = refuseWhileCapturing();
+  if (r == OK)
+    ++*var("prefetches");
+  return r;
 }
 
 //===----------------------------------------------------------------------===//

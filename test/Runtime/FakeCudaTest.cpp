@@ -586,6 +586,53 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
   mlxrt_instance_destroy(inst);
 }
 
+// A decode loop: the state donated to every call and a small array read
+// after each. Once the graph replays, nothing moves: no copy either way in
+// copy mode but the reads, and with unified memory no prefetch (the read
+// copies the bytes out; the state stays marked on the device).
+TEST_P(FakeCuda, ApiDecodeLoopMovesOnlyTheRead) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  Transfers t;
+  opts.trace = countTransfers;
+  opts.trace_user = &t;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  std::vector<float> xs(N, 1.0f), ys(N);
+  int64_t n = N;
+  mlxrt_array *x;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  long prefetches = 0;
+  int toDevice = 0, toHost = 0;
+  for (int call = 0; call < 6; ++call) {
+    if (call == 3) {
+      prefetches = F.get("prefetches");
+      toDevice = t.toDevice;
+      toHost = t.toHost;
+    }
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
+    ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    float want = 1;
+    for (int k = 0; k <= call; ++k)
+      want *= 6;
+    EXPECT_EQ(ys[3], want) << "call " << call;
+  }
+  EXPECT_EQ(F.get("prefetches"), prefetches);
+  EXPECT_EQ(t.toDevice, toDevice);
+  EXPECT_EQ(t.toHost, toHost + 3); // the reads
+  mlxrt_array_release(x);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
 // An output the signature pairs with an input (cuda-in-place) is written
 // into that input when the caller donates it: one buffer for both, no
 // exchange, and the CUDA graph replays on it. Given another array, or not
