@@ -248,7 +248,9 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
     Runs on bufferized linalg, before mlxc-map-row-reductions. A run of
     linalg ops over the same rows and columns that holds a row reduction
     (softmax's max, exp and sum; a norm's sum of squares, per-row scalars and
-    the scaled row; logsumexp) becomes one `gpu.launch` (marked
+    the scaled row; logsumexp; argmax's extreme and least index; or a
+    reduction alone, such as a decode step's product with an nn.Linear
+    weight) becomes one `gpu.launch` (marked
     `mlxc.row_kernel`) with one block of up to 512 threads per row. Each
     reduction is a strided per-thread fold, a warp butterfly and a merge of
     the warps through shared memory, so every thread holds the row's
@@ -262,7 +264,9 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
     A row that divides into the block (at most 16 elements per thread) is
     read from memory once: the passes are unrolled and each element stays in
     a register (`registers=false` keeps the strided passes, which read the
-    row again per pass). Strided passes of up to 16 groups per thread, the
+    row again per pass). When the row's 16-byte groups do not split over 512
+    threads, the most whole warps that split them evenly take them (a row of
+    704 groups: 352 threads of 2). Strided passes of up to 16 groups per thread, the
     same number in every thread, are unrolled too (their loads in flight at
     once). Accesses along the row are 16 bytes of the widest buffer read or
     written along it.
@@ -481,7 +485,11 @@ def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
     attention's, into a linalg.generic and fuses its operands' scaling or
     broadcasting into it). The products stay named ops that
     `mlxc-matmul-to-runtime` hands to cuBLASLt; the elementwise ops around
-    them fuse as before.
+    them fuse as before. A map that reads a value broadcast along a
+    reduction's rows (argmax's candidate indices, which read the row's
+    extreme) is not fused into that reduction: kernel formation puts both
+    into the row kernel that makes the value, where the fused reduction
+    would be a kernel of its own that no pass splits.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
