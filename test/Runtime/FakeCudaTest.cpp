@@ -508,18 +508,27 @@ void countTransfers(void *user, const mlxrt_trace_event *event) {
     t->bytes += event->bytes;
 }
 
+/// The instance API's options on the fake: CUDA, copy mode or unified memory
+/// (the test's parameter), and the transfers counted into `t` when given.
+mlxrt_instance_options fakeCudaOptions(bool copyMode, Transfers *t = nullptr) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cuda";
+  opts.memory = copyMode ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  if (t) {
+    opts.trace = countTransfers;
+    opts.trace_user = t;
+  }
+  return opts;
+}
+
 // The instance API keeps arrays where they are: an input the host did not
 // write since the last call is not copied again (copy mode; unified memory
 // places it through the program's prefetches), an output stays on the
 // device until read, and an output goes into the next call as it is.
 TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
-  mlxrt_instance_options opts;
-  mlxrt_instance_options_init(&opts);
-  opts.device = "cuda";
-  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
   Transfers t;
-  opts.trace = countTransfers;
-  opts.trace_user = &t;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam(), &t);
   mlxrt_instance *inst;
   mlxrt_model *m;
   mlxrt_error err;
@@ -591,13 +600,8 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
 // copy mode but the reads, and with unified memory no prefetch (the read
 // copies the bytes out; the state stays marked on the device).
 TEST_P(FakeCuda, ApiDecodeLoopMovesOnlyTheRead) {
-  mlxrt_instance_options opts;
-  mlxrt_instance_options_init(&opts);
-  opts.device = "cuda";
-  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
   Transfers t;
-  opts.trace = countTransfers;
-  opts.trace_user = &t;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam(), &t);
   mlxrt_instance *inst;
   mlxrt_model *m;
   mlxrt_error err;
@@ -638,10 +642,7 @@ TEST_P(FakeCuda, ApiDecodeLoopMovesOnlyTheRead) {
 // exchange, and the CUDA graph replays on it. Given another array, or not
 // donated, the program gets two buffers.
 TEST_P(FakeCuda, ApiDonatedInPlaceSharesOneBuffer) {
-  mlxrt_instance_options opts;
-  mlxrt_instance_options_init(&opts);
-  opts.device = "cuda";
-  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
   mlxrt_instance *inst;
   mlxrt_model *m;
   mlxrt_error err;
@@ -688,10 +689,7 @@ TEST_P(FakeCuda, ApiDonatedInPlaceSharesOneBuffer) {
 // modules and, for a model with products, cuBLASLt; and the intermediates a
 // call frees serve the next one, which allocates nothing.
 TEST_P(FakeCuda, ApiPreparesAtOpenAndKeepsIntermediates) {
-  mlxrt_instance_options opts;
-  mlxrt_instance_options_init(&opts);
-  opts.device = "cuda";
-  opts.memory = GetParam() ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
   opts.no_cuda_graphs = 1; // Every call runs the program's allocations.
   mlxrt_instance *inst;
   mlxrt_model *m;
