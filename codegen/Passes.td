@@ -538,28 +538,49 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MlxcChipVariants : Pass<"mlxc-chip-variants", "::mlir::ModuleOp"> {
+  let summary = "Clone each lowered gpu.module for the cubin's chip";
+  let description = [{
+    Runs on the lowered gpu.modules (LLVM dialect, sm_70 target), before
+    `gpu-module-to-binary`. For `chip` (sm_75 or newer; nothing when empty)
+    adds a clone `<module>_<chip>` of each module targeting that chip, so
+    that NVPTX lowers the same kernels with that chip's instructions: from
+    sm_80 on, a bf16 conversion is one `cvt.rn.bf16.f32` (six integer
+    instructions in the sm_70 PTX), and bf16 arithmetic whose f32 result
+    is rounded back becomes native (`sub.rn.bf16`, `mul.rn.bf16`).
+    `mlxc-grid-dependent-launch` specializes an sm_90 clone;
+    `mlxc-embed-cubin` builds the module's cubin from its clone's PTX and
+    drops the clone. The sm_70 PTX stays what every other GPU runs.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The cubin's chip (sm_75 or newer; no clone when empty)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def MlxcGridDependentLaunch : Pass<"mlxc-grid-dependent-launch",
                                    "::mlir::ModuleOp"> {
   let summary = "Let each kernel start while the one before it ends (sm_90+)";
   let description = [{
     Runs on the lowered gpu.modules, before `gpu-module-to-binary`. Strips
-    the `nvvm.griddepcontrol` ops that earlier passes placed (the sm_70 PTX
-    cannot hold them), and for `chip` (sm_90 or newer) adds a clone
-    `<module>_<chip>` targeting that chip. There each kernel whose launches
-    all have constant sizes of at most two H200 waves of threads (540672)
-    starts with `griddepcontrol.launch_dependents` and, where no wait was
-    placed (after a split product's weight loads), a `griddepcontrol.wait`,
-    and is named in the module's `mlxc_grid_dependent_kernels` list
-    (runtime/mlxrt_abi.h; every module has one, empty in the sm_70 module):
-    the runtime launches it with programmatic stream serialization. Larger
-    grids are left as they were: they gain nothing from an early start, and
-    each of their blocks would pay for the two instructions.
-    `mlxc-embed-cubin` builds the module's cubin from the clone's PTX.
+    the `nvvm.griddepcontrol` ops that earlier passes placed from each
+    module whose target is older than sm_90 (the sm_70 PTX cannot hold
+    them). In a module targeting sm_90 or newer (the cubin's clone, see
+    `mlxc-chip-variants`) each kernel whose launches all have constant
+    sizes of at most two H200 waves of threads (540672) starts with
+    `griddepcontrol.launch_dependents` and, where no wait was placed (after
+    a split product's weight loads), a `griddepcontrol.wait`, and is named
+    in the module's `mlxc_grid_dependent_kernels` list (runtime/mlxrt_abi.h;
+    every module has one, empty in the others): the runtime launches it
+    with programmatic stream serialization. Larger grids are left as they
+    were: they gain nothing from an early start, and each of their blocks
+    would pay for the two instructions. With `enable=false` every module is
+    stripped.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "sm_90 or newer: the chip of the grid-dependent clone (none when "
-           "empty)">,
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "Specialize sm_90+ modules (false: strip every module)">,
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect"];

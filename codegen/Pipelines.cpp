@@ -98,9 +98,11 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          "nvvm-attach-target{chip=" +
          chip.str() + " l=" + libdevicePath.str() +
          " O=3},"
-         // sm_70 has no bf16 conversion instructions.
+         // bf16 arithmetic through f32; the conversions stay fptrunc/fpext,
+         // which NVPTX lowers per chip: integer rounding for sm_70,
+         // cvt.rn.bf16.f32 from sm_80 on (the cubin's variant).
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
-         "target-type=f32},arith-expand{include-bf16}),"
+         "target-type=f32}),"
          // Kernels take full memref descriptors: views at run-time offsets
          // (dynamic slices, scan steps) reach them too.
          "gpu.module(convert-gpu-to-nvvm,"
@@ -120,10 +122,13 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
 
 std::string mlx::getCudaBinaryPipeline(StringRef libdevicePath,
                                        StringRef cubinArch, StringRef ptxas,
-                                       StringRef dependentLaunchChip) {
+                                       StringRef variantChip,
+                                       bool gridDependent) {
   // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
   // by default): name the one the libdevice above came from.
-  return "mlxc-grid-dependent-launch{chip=" + dependentLaunchChip.str() +
+  return "mlxc-chip-variants{chip=" + variantChip.str() +
+         "},mlxc-grid-dependent-launch{enable=" +
+         (gridDependent ? "true" : "false") +
          "},"
          "gpu-module-to-binary{format=isa toolkit=" +
          toolkitFromLibdevice(libdevicePath) + "}," +

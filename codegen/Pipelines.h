@@ -48,15 +48,17 @@ std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true);
 std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
 
 /// Then each gpu.module -> a gpu.binary of PTX, with `cubinArch` (e.g.
-/// sm_90) also a cubin for that architecture, assembled by `ptxas` from the
-/// PTX (mlxc-embed-cubin). With `dependentLaunchChip` (sm_90+, the cubin's
-/// architecture) that cubin comes from a variant whose kernels overlap
-/// their predecessors (mlxc-grid-dependent-launch). Modules the kernel
+/// sm_90) also a cubin for that architecture, assembled by `ptxas`
+/// (mlxc-embed-cubin). With `variantChip` (the cubin's architecture, sm_80+)
+/// the cubin comes from the modules' clones for that chip
+/// (mlxc-chip-variants), whose kernels overlap their predecessors on sm_90+
+/// when `gridDependent` (mlxc-grid-dependent-launch). Modules the kernel
 /// cache already turned into binaries stay as they are.
 std::string getCudaBinaryPipeline(StringRef libdevicePath,
                                   StringRef cubinArch = "",
                                   StringRef ptxas = "",
-                                  StringRef dependentLaunchChip = "");
+                                  StringRef variantChip = "",
+                                  bool gridDependent = true);
 
 /// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
 /// `module`, honouring the IR-printing command-line options; with `timing`,

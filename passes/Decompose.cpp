@@ -112,7 +112,9 @@ struct DecomposeSoftmax final : OpRewritePattern<SoftmaxOp> {
     Type compute = (op.getPrecise() && isHalf(out)) ? f32(rewriter) : out;
     Value x = g.astype(op.getX(), compute);
     Value e = g.op<ExpOp>(g.sub(x, g.maxKeep(x, axes)));
-    Value y = g.div(e, g.sumKeep(e, axes));
+    // MLX scales by the sum's reciprocal: one division a row, not one an
+    // element.
+    Value y = g.mul(e, g.div(g.scalar(compute, 1.0), g.sumKeep(e, axes)));
     rewriter.replaceOp(op, g.astype(y, out));
     return success();
   }
@@ -256,8 +258,8 @@ struct TransposeOfUnitAxesToReshape final : OpRewritePattern<TransposeOp> {
       last = axis;
     }
     rewriter.replaceOp(
-        op, g.reshape(op.getX(),
-                      cast<RankedTensorType>(op.getType()).getShape()));
+        op,
+        g.reshape(op.getX(), cast<RankedTensorType>(op.getType()).getShape()));
     return success();
   }
 };
@@ -398,7 +400,6 @@ void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
                DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
                DecomposeVectorMatmul, FoldBroadcastBatchIntoRows,
-               TransposeOfUnitAxesToReshape,
-               DecomposeAttention>(
+               TransposeOfUnitAxesToReshape, DecomposeAttention>(
       patterns.getContext());
 }

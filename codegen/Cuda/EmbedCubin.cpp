@@ -3,7 +3,7 @@
 // The executable keeps the sm_70 PTX (it runs on every GPU from Volta on)
 // and, for `--gpu-arch=sm_XX`, gains a cubin that ptxas built from that
 // same PTX, or from the module's variant for that chip (`<module>_sm_XX`,
-// see mlxc-grid-dependent-launch), which this pass then drops: no JIT at
+// see mlxc-chip-variants), which this pass then drops: no JIT at
 // start-up on that architecture. Both go into one
 // container that the runtime's mgpuModuleLoad reads (runtime/cuda_abi.c).
 //
@@ -144,7 +144,7 @@ struct MlxcEmbedCubinPass final
       if (!binary->getBlock())
         continue; // A variant, consumed below.
       // The cubin comes from the module's variant for this chip when
-      // mlxc-grid-dependent-launch made one.
+      // mlxc-chip-variants made one.
       auto variant =
           symbols.lookup<gpu::BinaryOp>((binary.getName() + "_" + arch).str());
       SmallVector<Attribute> objects;

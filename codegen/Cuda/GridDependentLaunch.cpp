@@ -10,17 +10,17 @@
 // kernel before.
 //
 // The sm_70 PTX that every GPU runs cannot hold griddepcontrol. So this pass
-// strips the waits that earlier passes placed from each gpu.module, and for
-// `chip` (sm_90+, the --gpu-arch cubin) adds a clone `<module>_<chip>`
-// targeting that chip. There each kernel that every launch gives at most
-// kMaxDependentThreads threads starts with griddepcontrol.launch_dependents
-// (its successor may be scheduled at once) and, where no wait was placed, a
-// wait, and the module's list of such kernels (MLXRT_GRID_DEPENDENT_KERNELS_
-// SYMBOL, empty in the sm_70 module) tells the runtime to launch it that way.
-// Larger grids gain nothing from starting early, and every block of theirs
-// would pay for the two instructions (on the H200, 2026-12-02: a 16 MiB copy of
-// 32784 blocks took 41 us instead of 25). mlxc-embed-cubin builds the module's
-// cubin from the clone's PTX.
+// strips the waits that earlier passes placed from each gpu.module whose
+// target is older than sm_90, and specializes those for sm_90 and newer (the
+// cubin's variant, mlxc-chip-variants). There each kernel that every launch
+// gives at most kMaxDependentThreads threads starts with griddepcontrol.
+// launch_dependents (its successor may be scheduled at once) and, where no
+// wait was placed, a wait, and the module's list of such kernels
+// (MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL, empty in other modules) tells the
+// runtime to launch it that way. Larger grids gain nothing from starting
+// early, and every block of theirs would pay for the two instructions (on
+// the H200, 2026-12-02: a 16 MiB copy of 32784 blocks took 41 us instead of
+// 25).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCGRIDDEPENDENTLAUNCH
@@ -94,36 +96,46 @@ void addKernelList(gpu::GPUModuleOp module, ArrayRef<StringRef> kernels) {
                          /*addrSpace=*/1);
 }
 
-/// The grid-dependent variant of `original` for `chip`.
-LogicalResult addVariant(gpu::GPUModuleOp original, StringRef chip,
-                         const llvm::StringMap<int64_t> &launchThreads) {
-  SmallVector<Attribute> targets;
-  if (ArrayAttr attrs = original.getTargetsAttr())
-    for (Attribute attr : attrs) {
-      auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
-      if (!nvvm)
-        return original.emitError()
-               << "mlxc-grid-dependent-launch: a target that is not NVVM: "
-               << attr;
-      targets.push_back(NVVM::NVVMTargetAttr::get(
-          original.getContext(), nvvm.getO(), nvvm.getTriple(), chip,
-          nvvm.getFeatures(), nvvm.getFlags(), nvvm.getLink(),
-          nvvm.getVerifyTarget()));
-    }
-  if (targets.empty())
-    return original.emitError()
-           << "mlxc-grid-dependent-launch: the module has no NVVM target";
-  OpBuilder b(original->getContext());
-  b.setInsertionPointAfter(original);
-  auto variant = cast<gpu::GPUModuleOp>(b.clone(*original));
-  variant.setName((original.getName() + "_" + chip).str());
-  variant.setTargetsAttr(b.getArrayAttr(targets));
+/// The chip number of `module`'s NVVM target (90 for sm_90a); 0 if none.
+unsigned getTargetChip(gpu::GPUModuleOp module) {
+  unsigned sm = 0;
+  if (ArrayAttr attrs = module.getTargetsAttr())
+    for (Attribute attr : attrs)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
+        StringRef digits = nvvm.getChip();
+        if (digits.consume_front("sm_"))
+          (void)digits.drop_back(digits.ends_with("a")).getAsInteger(10, sm);
+      }
+  return sm;
+}
+
+/// The module the host launches in `module`'s place: `<name>` for its
+/// variant `<name>_<chip>` (mlxc-chip-variants), else itself.
+StringRef getLaunchedName(gpu::GPUModuleOp module,
+                          const llvm::StringSet<> &names) {
+  StringRef name = module.getName();
+  if (ArrayAttr attrs = module.getTargetsAttr())
+    for (Attribute attr : attrs)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
+        StringRef original = name;
+        if (original.consume_back(("_" + nvvm.getChip()).str()) &&
+            names.contains(original))
+          return original;
+      }
+  return name;
+}
+
+/// Makes `module`'s small kernels grid-dependent and lists them.
+void specialize(gpu::GPUModuleOp module,
+                const llvm::StringMap<int64_t> &launchThreads,
+                StringRef launchedModule) {
+  OpBuilder b(module->getContext());
   SmallVector<StringRef> dependent;
-  for (auto func : variant.getOps<LLVM::LLVMFuncOp>()) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     if (!isKernel(func))
       continue;
     auto it =
-        launchThreads.find((original.getName() + "::" + func.getName()).str());
+        launchThreads.find((launchedModule + "::" + func.getName()).str());
     bool waits = false;
     func.walk([&](NVVM::GriddepcontrolOp op) {
       waits |= op.getKind() == NVVM::GridDepActionKind::wait;
@@ -140,8 +152,7 @@ LogicalResult addVariant(gpu::GPUModuleOp original, StringRef chip,
       NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
     dependent.push_back(func.getName());
   }
-  addKernelList(variant, dependent);
-  return success();
+  addKernelList(module, dependent);
 }
 
 struct MlxcGridDependentLaunchPass final
@@ -149,11 +160,17 @@ struct MlxcGridDependentLaunchPass final
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());
     llvm::StringMap<int64_t> launchThreads = getLaunchThreads(module);
-    for (gpu::GPUModuleOp gpuModule : modules) {
-      if (!chip.empty() && failed(addVariant(gpuModule, chip, launchThreads)))
-        return signalPassFailure();
+    // The host launches the original module; a variant `<module>_<chip>`
+    // replaces it in the cubin.
+    llvm::StringSet<> names;
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+      names.insert(gpuModule.getName());
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      if (enable && getTargetChip(gpuModule) >= 90) {
+        specialize(gpuModule, launchThreads, getLaunchedName(gpuModule, names));
+        continue;
+      }
       gpuModule.walk([](NVVM::GriddepcontrolOp op) { op.erase(); });
       addKernelList(gpuModule, {});
     }

@@ -1,5 +1,6 @@
-// RUN: mlx-opt %s --mlxc-grid-dependent-launch='chip=sm_90' | FileCheck %s
+// RUN: mlx-opt %s --mlxc-chip-variants='chip=sm_90' --mlxc-grid-dependent-launch | FileCheck %s
 // RUN: mlx-opt %s --mlxc-grid-dependent-launch | FileCheck %s --check-prefix=PTX70
+// RUN: mlx-opt %s --mlxc-chip-variants='chip=sm_90' --mlxc-grid-dependent-launch='enable=false' | FileCheck %s --check-prefix=OFF
 
 // The sm_70 module loses the wait a split product placed; in the sm_90
 // clone every kernel whose launches have at most 540672 threads (two waves
@@ -31,6 +32,11 @@
 // PTX70-NOT: griddepcontrol
 // PTX70-NOT: _sm_90
 // PTX70: @mlxc_grid_dependent_kernels("\00")
+
+// Turned off (--no-grid-dependent-launch), the sm_90 clone is stripped too.
+// OFF-LABEL: gpu.module @kernels_sm_90 [#nvvm.target<O = 3, chip = "sm_90">]
+// OFF-NEXT: @mlxc_grid_dependent_kernels("\00")
+// OFF-NOT: griddepcontrol
 module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_70">] {
     llvm.func @elementwise(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {

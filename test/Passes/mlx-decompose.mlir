@@ -1,13 +1,16 @@
 // RUN: mlx-opt %s --mlx-decompose --split-input-file | FileCheck %s
 
-// softmax: max-subtracted exp over the axes, normalized by the sum.
+// softmax: max-subtracted exp over the axes, scaled by the reciprocal of
+// the sum (as MLX does: one division a row).
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME:    (%[[X:.+]]: tensor<2x8xf32>)
+// CHECK:         %[[ONE:.+]] = mlx.constant dense<1.000000e+00> : tensor<f32>
 // CHECK:         %[[M:.+]] = mlx.max %[[X]] {axes = array<i64: -1>, keepdims = true}
 // CHECK:         %[[D:.+]] = mlx.subtract %[[X]], %[[M]]
 // CHECK:         %[[E:.+]] = mlx.exp %[[D]]
 // CHECK:         %[[S:.+]] = mlx.sum %[[E]] {axes = array<i64: -1>, keepdims = true}
-// CHECK:         %[[Y:.+]] = mlx.divide %[[E]], %[[S]]
+// CHECK:         %[[R:.+]] = mlx.divide %[[ONE]], %[[S]] : tensor<f32>, tensor<2x1xf32>
+// CHECK:         %[[Y:.+]] = mlx.multiply %[[E]], %[[R]]
 // CHECK:         return %[[Y]]
 func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %y = mlx.softmax %x {axes = array<i64: -1>} : tensor<2x8xf32>

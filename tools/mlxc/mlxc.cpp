@@ -908,11 +908,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     return failure();
   }
   bool wantCubin = cuda && gpuArch != "sm_70" && emit != Emit::Ptx;
-  // The cubin's kernels overlap their predecessors from sm_90 on
+  // From sm_80 on, the cubin (and --emit=ptx) comes from the kernels
+  // lowered again for that chip (mlxc-chip-variants): native bf16
+  // conversions. From sm_90 on, its kernels overlap their predecessors
   // (mlxc-grid-dependent-launch).
-  std::string dependentLaunchChip =
-      wantCubin && archNumber >= 90 && !noGridDependentLaunch ? gpuArch.getValue()
-                                                              : "";
+  std::string variantChip = cuda && archNumber >= 80 ? gpuArch.getValue() : "";
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       module.print(os);
@@ -1128,12 +1128,15 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       if (failed(mlx::runPipeline(
               *cudaModule, mlx::getCudaLLVMPipeline("sm_70", *libdevice), &t)))
         return failure();
-      // PTX and cubins come from the cache when it has them.
-      std::string cache = getCacheDir();
+      // PTX and cubins come from the cache when it has them. The cache
+      // keeps no variants by themselves: their PTX is printed fresh.
+      std::string cache =
+          emit == Emit::Ptx && !variantChip.empty() ? "" : getCacheDir();
       std::string gpuKey =
           optionsKey + " " + fileIdentity(*libdevice) + " " +
           (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "") +
-          " grid-dependent-kernels " + dependentLaunchChip;
+          " variant " + variantChip + " grid-dependent-kernels " +
+          (noGridDependentLaunch ? "no" : "yes");
       llvm::StringMap<std::string> built =
           mlx::loadGpuBinaries(*cudaModule, cache, gpuKey);
       gpuBinariesBuilt = built.size();
@@ -1142,7 +1145,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
               *cudaModule,
               mlx::getCudaBinaryPipeline(
                   *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas,
-                  dependentLaunchChip),
+                  variantChip, !noGridDependentLaunch),
               &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
                                     model, capturable)))
@@ -1150,8 +1153,13 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       mlx::storeGpuBinaries(*cudaModule, built, cache);
     }
     if (emit == Emit::Ptx) {
+      // The PTX the GPU of --gpu-arch runs: its chip's variants where
+      // there are some, the sm_70 modules otherwise.
       std::string ptx;
       cudaModule->walk([&](gpu::BinaryOp binary) {
+        if (!variantChip.empty() &&
+            !binary.getName().ends_with("_" + variantChip))
+          return;
         for (mlir::Attribute object : binary.getObjects())
           ptx += cast<gpu::ObjectAttr>(object).getObject().str();
       });
