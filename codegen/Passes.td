@@ -538,6 +538,23 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MlxcHalfExp : Pass<"mlxc-half-exp"> {
+  let summary = "exp through ex2.approx where the result is rounded to 16 bits";
+  let description = [{
+    Runs on the GPU kernels before their lowering to NVVM. An f32 `math.exp`
+    whose every use is an `arith.truncf` to f16 or bf16 (an f16/bf16 exp,
+    computed in f32) becomes `math.exp2(x * log2(e))`, which libdevice
+    lowers to `ex2.approx.f32`: two instructions where `__nv_expf` takes
+    nine. The approximation is within |x| * 2^-24 relative (2^-17 at the
+    largest finite argument), far below a 16-bit ulp, so a rounded result
+    changes only where it lies that close to a rounding boundary, by one
+    ulp. Exps with an f32 use (a precise softmax) keep libdevice's. The CPU
+    target is untouched.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def MlxcChipVariants : Pass<"mlxc-chip-variants", "::mlir::ModuleOp"> {
   let summary = "Clone each lowered gpu.module for the cubin's chip";
   let description = [{

@@ -102,7 +102,7 @@ std::string mlx::getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath) {
          // which NVPTX lowers per chip: integer rounding for sm_70,
          // cvt.rn.bf16.f32 from sm_80 on (the cubin's variant).
          "gpu.module(arith-emulate-unsupported-floats{source-types=bf16 "
-         "target-type=f32}),"
+         "target-type=f32},mlxc-half-exp),"
          // Kernels take full memref descriptors: views at run-time offsets
          // (dynamic slices, scan steps) reach them too.
          "gpu.module(convert-gpu-to-nvvm,"

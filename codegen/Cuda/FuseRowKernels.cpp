@@ -60,6 +60,9 @@ constexpr int64_t kLongRowGroups = 8192;
 /// Row elements a thread keeps in registers (more: strided loops that read
 /// the row again per pass).
 constexpr int64_t kMaxRegistersPerThread = 16;
+/// Rows from which a row kernel's blocks fill the GPU (the H200: 132 SMs of
+/// up to 16 blocks) whatever threads a row takes.
+constexpr int64_t kManyRows = 4096;
 /// Many short rows (a decode step's matrix-vector products, attention
 /// scores) take a warp per row, kRowsPerBlock rows per block: no shared
 /// memory or barrier, and each lane keeps several 16-byte loads in flight.
@@ -921,11 +924,17 @@ void ChainEmitter::emitOnlineReduction(int max, int sum, Value maxWorkgroup,
     s = loop.getResult(1);
   }
 
-  // The warp's butterfly on (m, s) pairs; lanes without elements take none.
+  // The warp's butterfly on (m, s) pairs; lanes without elements take none
+  // (no flags travel when every lane has a group).
+  bool everyLaneHas = threads <= chain.columns / width;
   Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value otherM = mlx::emitShuffleXor(b, loc, m, offset);
     Value otherS = mlx::emitShuffleXor(b, loc, s, offset);
+    if (everyLaneHas) {
+      std::tie(m, s) = mergeOnline(max, m, s, otherM, otherS);
+      continue;
+    }
     Value otherBits = mlx::emitShuffleXor(b, loc, hasBits, offset);
     Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), hasBits);
     Value theirs = arith::TruncIOp::create(b, loc, b.getI1Type(), otherBits);
@@ -1035,8 +1044,12 @@ void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
   const RowReduction &r = *c.reduction;
   auto generic = cast<linalg::GenericOp>(c.op);
   // The warp's butterfly; lanes without elements contribute nothing. Every
-  // warp has an element (threads <= columns rounded up to a warp).
-  Value hasBits = arith::ExtUIOp::create(b, loc, b.getI32Type(), has);
+  // warp has an element (threads <= columns rounded up to a warp), and
+  // every lane one when the threads do not outnumber the groups.
+  Value hasBits =
+      threads <= chain.columns / width
+          ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1).getResult()
+          : arith::ExtUIOp::create(b, loc, b.getI32Type(), has).getResult();
   partial = mlx::emitWarpButterfly(b, loc, r, partial, hasBits);
   if (rowsPerBlock > 1) {
     // A warp per row: the warp's total is the row's.
@@ -1098,9 +1111,20 @@ void ChainEmitter::emit() {
       vectorWidth /= 2;
     int64_t vectorThreads =
         std::min<int64_t>(maxThreads, chain.columns / vectorWidth);
+    int64_t groups = chain.columns / vectorWidth;
+    if (vectorWidth > 1 && rows >= kManyRows) {
+      // Enough rows to fill the GPU with blocks of any size: the fewest
+      // whole warps whose threads keep at most kMaxRegistersPerThread
+      // elements each, so that more elements share each reduction's
+      // shuffles and shared-memory partials.
+      for (int64_t t = kWarpSize; t < vectorThreads; t += kWarpSize)
+        if (groups % t == 0 && chain.columns / t <= kMaxRegistersPerThread) {
+          vectorThreads = t;
+          break;
+        }
+    }
     // Else the most whole warps that split the groups evenly (a row of 704
     // groups: 352 threads of 2 groups, not 512 threads of single elements).
-    int64_t groups = chain.columns / vectorWidth;
     if (vectorWidth > 1 && groups % vectorThreads != 0) {
       for (int64_t t = vectorThreads / kWarpSize * kWarpSize; t >= kWarpSize;
            t -= kWarpSize)

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <functional>
@@ -198,6 +199,14 @@ Value mlx::emitShuffleXor(OpBuilder &b, Location loc, Value value,
 
 Value mlx::emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
                              Value partial, Value &hasBits) {
+  // Every lane holds a partial: no flags travel with them (half the
+  // shuffles).
+  if (matchPattern(hasBits, m_One())) {
+    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+      partial =
+          emitCombine(b, r, partial, emitShuffleXor(b, loc, partial, offset));
+    return partial;
+  }
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value other = emitShuffleXor(b, loc, partial, offset);
     Value otherBits = emitShuffleXor(b, loc, hasBits, offset);
@@ -358,10 +367,10 @@ static void rewrite(const RowReduction &r) {
     for (AffineExpr expr : indexing.getResults())
       indices.push_back(affine::AffineApplyOp::create(
           then, l, AffineMap::get(indexing.getNumDims(), 0, expr), at));
-    Value old = fill ? then.clone(*fill.getInputs()[0].getDefiningOp())
-                           ->getResult(0)
-                     : memref::LoadOp::create(then, l, init->get(), indices)
-                           .getResult();
+    Value old =
+        fill
+            ? then.clone(*fill.getInputs()[0].getDefiningOp())->getResult(0)
+            : memref::LoadOp::create(then, l, init->get(), indices).getResult();
     Value total = emitCombine(then, r, old, partial);
     memref::StoreOp::create(then, l, total, init->get(), indices);
     scf::YieldOp::create(then, l);

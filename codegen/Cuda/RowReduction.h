@@ -50,7 +50,8 @@ Value emitShuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 
 /// Merges the partials of a warp's 32 lanes with xor shuffles: every lane
 /// ends with the warp's total. `hasBits` (i32, 0 or 1) marks the lanes
-/// holding a partial; on return it marks whether the warp held any.
+/// holding a partial; on return it marks whether the warp held any. A
+/// constant 1 (every lane holds one) shuffles the partials alone.
 Value emitWarpButterfly(OpBuilder &b, Location loc, const RowReduction &r,
                         Value partial, Value &hasBits);
 
