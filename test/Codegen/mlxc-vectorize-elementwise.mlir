@@ -176,3 +176,41 @@ func.func @cache_copy(%in: memref<4x9x128xbf16>, %out: memref<4x9x128xbf16>,
               outs(%window : memref<4x1x128xbf16, strided<[1152, 128, 1], offset: ?>>)
   return
 }
+
+// -----
+
+// An innermost loop of whole blocks of four-group threads (4096 / 4 =
+// 1024 groups: 256 threads x 4): each iteration takes four groups, 256
+// groups apart, and loads all of them (the broadcast bias too) before it
+// computes or stores any.
+// CHECK-LABEL: func.func @four_groups_a_thread
+// CHECK:         scf.parallel (%[[R:.+]], %[[I:.+]]) = (%c0, %c0) to (%c16, %c256)
+// CHECK:           %[[B:.+]] = arith.muli
+// CHECK:           %[[L:.+]] = arith.remui %[[I]], %c256
+// CHECK:           %[[G0:.+]] = arith.muli
+// CHECK:           %[[G1:.+]] = arith.muli
+// CHECK:           %[[G2:.+]] = arith.muli
+// CHECK:           %[[G3:.+]] = arith.muli
+// CHECK:           vector.load %arg0[%[[R]], %[[G0]]]
+// CHECK:           vector.load %arg1[%[[G0]]]
+// CHECK:           vector.load %arg0[%[[R]], %[[G1]]]
+// CHECK:           vector.load %arg1[%[[G1]]]
+// CHECK:           vector.load %arg0[%[[R]], %[[G2]]]
+// CHECK:           vector.load %arg1[%[[G2]]]
+// CHECK:           vector.load %arg0[%[[R]], %[[G3]]]
+// CHECK:           vector.load %arg1[%[[G3]]]
+// CHECK-NOT:       vector.load
+// CHECK:           vector.store %{{.+}}, %arg2[%[[R]], %[[G0]]]
+// CHECK:           vector.store %{{.+}}, %arg2[%[[R]], %[[G1]]]
+// CHECK:           vector.store %{{.+}}, %arg2[%[[R]], %[[G2]]]
+// CHECK:           vector.store %{{.+}}, %arg2[%[[R]], %[[G3]]]
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+func.func @four_groups_a_thread(%a: memref<16x4096xf32>, %b: memref<4096xf32>, %c: memref<16x4096xf32>) {
+  linalg.generic {indexing_maps = [#rows, #cols, #rows], iterator_types = ["parallel", "parallel"]} ins(%a, %b : memref<16x4096xf32>, memref<4096xf32>) outs(%c : memref<16x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
