@@ -323,10 +323,7 @@ def MlxcVectorizeElementwise : Pass<"mlxc-vectorize-elementwise"> {
     loop steps over groups of V elements, V * (widest element) = 16 bytes;
     the body runs on `vector<V x T>`, with aligned `vector.load`/`store`
     (one `ld.global.v4` per operand and thread). Operands the innermost loop
-    does not walk are loaded once per group and broadcast. Where the
-    innermost loop has a multiple of 1024 groups (256 threads of four),
-    each thread takes four groups 256 apart and issues all their loads
-    before it computes or stores: four 16-byte loads per operand in flight.
+    does not walk are loaded once per group and broadcast.
 
     Alignment is proven, not assumed: every vector access must come from a
     function argument or an allocation (the runtime aligns both to 64 bytes

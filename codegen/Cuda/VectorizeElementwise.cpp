@@ -158,28 +158,13 @@ static std::optional<VectorPlan> planVectorization(linalg::GenericOp op) {
   return plan;
 }
 
-/// The threads of a block (mlxc-tile-parallel-loops' block size).
-constexpr int64_t kBlockThreads = 256;
-/// Groups a thread takes when the innermost loop has whole blocks' worth:
-/// the loads of all of them are in flight at once (a thread with one
-/// group waits on one 16-byte load per operand).
-constexpr int64_t kGroupsPerThread = 4;
-
 /// Replaces `op` by an scf.parallel whose innermost loop steps over groups
-/// of `plan.width` elements, with the body on vectors. Where the innermost
-/// loop has a multiple of kBlockThreads * kGroupsPerThread groups, each
-/// iteration takes kGroupsPerThread of them, kBlockThreads groups apart
-/// (each load instruction of a block still reads one contiguous span),
-/// loading all of them before computing any.
+/// of `plan.width` elements, with the body on vectors.
 static void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ranges.back() /= plan.width;
-  int64_t unroll = ranges.back() % (kBlockThreads * kGroupsPerThread) == 0
-                       ? kGroupsPerThread
-                       : 1;
-  ranges.back() /= unroll;
   llvm::SmallDenseMap<int64_t, Value> constants;
   auto constant = [&](int64_t value) {
     Value &c = constants[value];
@@ -197,34 +182,15 @@ static void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
   auto loop = scf::ParallelOp::create(b, loc, lower, upper, steps);
   b.setInsertionPoint(loop.getBody()->getTerminator());
 
-  // Loop indices in element units, per unrolled group u: the innermost
-  // iteration i takes the groups (i / T) * T * unroll + u * T + i % T.
-  SmallVector<Value> loopIvs(loop.getInductionVars());
-  SmallVector<SmallVector<Value>> ivsOf(unroll, loopIvs);
-  Value inner = loopIvs.back();
-  Value base = inner, lane;
-  if (unroll > 1) {
-    Value t = constant(kBlockThreads);
-    base = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, inner, t), constant(unroll));
-    base = arith::MulIOp::create(b, loc, base, t);
-    lane = arith::RemUIOp::create(b, loc, inner, t);
-  }
-  for (int64_t u = 0; u < unroll; ++u) {
-    Value group = base;
-    if (unroll > 1)
-      group = arith::AddIOp::create(
-          b, loc, base,
-          arith::AddIOp::create(b, loc, lane, constant(u * kBlockThreads)));
-    ivsOf[u].back() =
-        arith::MulIOp::create(b, loc, group, constant(plan.width));
-  }
+  // Loop indices in element units: the innermost one steps by the width.
+  SmallVector<Value> ivs(loop.getInductionVars());
+  ivs.back() = arith::MulIOp::create(b, loc, ivs.back(), constant(plan.width));
 
-  auto indicesOf = [&](OpOperand &operand, int64_t u) {
+  auto indicesOf = [&](OpOperand &operand) {
     SmallVector<Value> indices;
     for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        indices.push_back(ivsOf[u][dim.getPosition()]);
+        indices.push_back(ivs[dim.getPosition()]);
       else
         indices.push_back(zero); // a broadcast unit axis
     }
@@ -236,67 +202,63 @@ static void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
 
   // Body values: vectors, or uniform scalars (constants, values from above,
   // broadcast operands) that become vectors where a vector op needs them.
-  // One mapping per unrolled group; every group's loads come first.
-  SmallVector<IRMapping> mappings(unroll);
+  IRMapping mapping;
   llvm::SmallPtrSet<Value, 16> isVector;
+  auto asVector = [&](Value scalar) -> Value {
+    Value mapped = mapping.lookupOrDefault(scalar);
+    if (isVector.contains(mapped))
+      return mapped;
+    return vector::BroadcastOp::create(b, loc, vectorTypeOf(mapped.getType()),
+                                       mapped);
+  };
+
   Block *body = op.getBody();
-  for (int64_t u = 0; u < unroll; ++u)
-    for (auto [index, operand] : llvm::enumerate(op->getOpOperands())) {
-      BlockArgument arg = body->getArgument(index);
-      if (arg.use_empty())
-        continue;
-      SmallVector<Value> indices = indicesOf(operand, u);
-      const OperandAccess &access = plan.operands[index];
-      Value value;
-      if (access.vector) {
-        value = vector::LoadOp::create(
-            b, loc, vectorTypeOf(arg.getType()), operand.get(), indices,
-            /*nontemporal=*/false, llvm::MaybeAlign(access.alignment));
-        isVector.insert(value);
-      } else {
-        value = memref::LoadOp::create(b, loc, operand.get(), indices);
-      }
-      mappings[u].map(arg, value);
+  for (auto [index, operand] : llvm::enumerate(op->getOpOperands())) {
+    BlockArgument arg = body->getArgument(index);
+    if (arg.use_empty())
+      continue;
+    SmallVector<Value> indices = indicesOf(operand);
+    const OperandAccess &access = plan.operands[index];
+    Value value;
+    if (access.vector) {
+      value = vector::LoadOp::create(
+          b, loc, vectorTypeOf(arg.getType()), operand.get(), indices,
+          /*nontemporal=*/false, llvm::MaybeAlign(access.alignment));
+      isVector.insert(value);
+    } else {
+      value = memref::LoadOp::create(b, loc, operand.get(), indices);
     }
+    mapping.map(arg, value);
+  }
 
-  for (int64_t u = 0; u < unroll; ++u) {
-    IRMapping &mapping = mappings[u];
-    auto asVector = [&](Value scalar) -> Value {
-      Value mapped = mapping.lookupOrDefault(scalar);
-      if (isVector.contains(mapped))
-        return mapped;
-      return vector::BroadcastOp::create(b, loc, vectorTypeOf(mapped.getType()),
-                                         mapped);
-    };
-    for (Operation &bodyOp : body->without_terminator()) {
-      bool anyVector = llvm::any_of(bodyOp.getOperands(), [&](Value v) {
-        return isVector.contains(mapping.lookupOrDefault(v));
-      });
-      if (!anyVector) {
-        b.clone(bodyOp, mapping); // uniform: stays scalar
-        continue;
-      }
-      SmallVector<Value> operands;
-      for (Value operand : bodyOp.getOperands())
-        operands.push_back(asVector(operand));
-      Operation *vectorOp = b.clone(bodyOp);
-      vectorOp->setOperands(operands);
-      for (auto [result, vectorResult] :
-           llvm::zip(bodyOp.getResults(), vectorOp->getResults())) {
-        vectorResult.setType(vectorTypeOf(result.getType()));
-        mapping.map(result, vectorResult);
-        isVector.insert(vectorResult);
-      }
+  for (Operation &bodyOp : body->without_terminator()) {
+    bool anyVector = llvm::any_of(bodyOp.getOperands(), [&](Value v) {
+      return isVector.contains(mapping.lookupOrDefault(v));
+    });
+    if (!anyVector) {
+      b.clone(bodyOp, mapping); // uniform: stays scalar
+      continue;
     }
+    SmallVector<Value> operands;
+    for (Value operand : bodyOp.getOperands())
+      operands.push_back(asVector(operand));
+    Operation *vectorOp = b.clone(bodyOp);
+    vectorOp->setOperands(operands);
+    for (auto [result, vectorResult] :
+         llvm::zip(bodyOp.getResults(), vectorOp->getResults())) {
+      vectorResult.setType(vectorTypeOf(result.getType()));
+      mapping.map(result, vectorResult);
+      isVector.insert(vectorResult);
+    }
+  }
 
-    auto yield = cast<linalg::YieldOp>(body->getTerminator());
-    for (auto [yielded, init] :
-         llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
-      const OperandAccess &access = plan.operands[init.getOperandNumber()];
-      vector::StoreOp::create(b, loc, asVector(yielded), init.get(),
-                              indicesOf(init, u), /*nontemporal=*/false,
-                              llvm::MaybeAlign(access.alignment));
-    }
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  for (auto [yielded, init] :
+       llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
+    const OperandAccess &access = plan.operands[init.getOperandNumber()];
+    vector::StoreOp::create(b, loc, asVector(yielded), init.get(),
+                            indicesOf(init), /*nontemporal=*/false,
+                            llvm::MaybeAlign(access.alignment));
   }
   op.erase();
 }
