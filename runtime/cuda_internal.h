@@ -145,8 +145,6 @@ enum {
   X(cuMemGetInfo_v2, (size_t * free, size_t * total))                          \
   X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))         \
   X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))               \
-  X(cuMemcpyDtoHAsync_v2,                                                      \
-    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
   X(cuMemcpyAsync,                                                             \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \
   X(cuEventCreate, (CUevent * event, unsigned int flags))                      \
@@ -263,13 +261,6 @@ typedef struct mlxrt_cuda_alloc {
   /// has bytes the host copy lacks (an output not read back yet). Each is
   /// moved only then.
   bool hostNewer, deviceNewer;
-  /// Resident runs: a small output the host read after a run is copied to
-  /// the host by the next run itself, in the same round trip (readCopy:
-  /// the host copy in copy mode, a staging buffer of its own with unified
-  /// memory, then readCopyCurrent while it holds the run's bytes). Dropped
-  /// once a run's copy goes unread.
-  bool readEachRun, readCopyCurrent, readCopyUnread;
-  void *readCopy; ///< Unified memory's staging buffer (NULL until needed).
 } mlxrt_cuda_alloc;
 
 /// Where the program stands with CUDA graphs: the first run of a program

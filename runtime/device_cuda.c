@@ -200,8 +200,6 @@ static mlxrt_status allocateNew(mlxrt_cuda_device *dev, size_t bytes,
   a->hostResident = false;
   a->hostNewer = true;
   a->deviceNewer = false;
-  a->readEachRun = a->readCopyCurrent = a->readCopyUnread = false;
-  a->readCopy = NULL;
   a->graph = 0;
   *out = key;
   return MLXRT_OK;
@@ -245,7 +243,6 @@ void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes) {
   if (!reserveSlot(dev) || mlxrt_host_alloc(bytes, &p, NULL) != MLXRT_OK)
     return NULL;
   mlxrt_cuda_alloc *a = &dev->allocs[dev->numAllocs++];
-  memset(a, 0, sizeof(*a));
   a->key = p;
   a->ptr = 0;
   a->host = p;
@@ -262,7 +259,6 @@ static void releaseAlloc(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a) {
   if (a->ptr)
     mlxrt_cuda_check(dev, dev->drv->cuMemFree_v2(a->ptr), "cuMemFree_v2");
   mlxrt_host_free(a->host);
-  mlxrt_host_free(a->readCopy);
   *a = dev->allocs[--dev->numAllocs];
 }
 
@@ -567,38 +563,6 @@ static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
 
 /// A run; `resident` (the instance API) moves only inputs the host wrote
 /// and leaves the outputs on the device until mlxrt_device_to_host.
-/// Unified arrays up to this size are copied out at each read rather than
-/// moved to the host (a decode loop's token: moving it there and back cost
-/// 0.2 ms a step on the H200, 2026-12-02), and outputs up to this size that
-/// the host reads after each run are copied by the run itself.
-static const size_t MaxCopiedReadBytes = 64 << 10;
-
-/// Resident runs: enqueues the copy to the host of each output the host
-/// read after the last run (a decode loop's token), so that the run's one
-/// synchronization covers it and the read is a memcpy. Sets copied[k] for
-/// output k (from numInputs) that was copied; returns whether any was.
-static bool copyReadOutputs(mlxrt_cuda_device *dev, void **args,
-                            size_t numInputs, size_t numArgs, bool *copied) {
-  bool any = false;
-  for (size_t i = numInputs; i < numArgs && !dev->failed; ++i) {
-    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    copied[i - numInputs] = false;
-    if (!a->readEachRun || a->bytes > MaxCopiedReadBytes ||
-        (dev->unified && (a->hostResident || a->where == MLXRT_CUDA_ON_HOST)))
-      continue;
-    void *to = dev->unified ? a->readCopy : a->host;
-    if (!to && mlxrt_host_alloc(a->bytes, &a->readCopy, NULL) == MLXRT_OK)
-      to = a->readCopy;
-    if (to &&
-        mlxrt_cuda_check(
-            dev,
-            dev->drv->cuMemcpyDtoHAsync_v2(to, a->ptr, a->bytes, dev->stream),
-            "cuMemcpyDtoHAsync_v2 of an output (%zu bytes)", a->bytes))
-      any = copied[i - numInputs] = true;
-  }
-  return any;
-}
-
 static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
                           size_t numInputs, size_t numOutputs,
                           double *elapsedMs, bool resident, mlxrt_error *err) {
@@ -631,18 +595,8 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
   }
   // The host may have written any buffer since the last run (resident runs
   // learn of each write: mlxrt_device_host_wrote).
-  for (size_t i = 0; i < dev->numAllocs && !resident; ++i) {
+  for (size_t i = 0; i < dev->numAllocs && !resident; ++i)
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
-    dev->allocs[i].readCopyCurrent = false;
-  }
-  // The outputs' copies from the last run go stale; one nobody read stops
-  // being made.
-  for (size_t i = numInputs; resident && i < numArgs; ++i) {
-    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    if (a->readCopyUnread)
-      a->readEachRun = false;
-    a->readCopyCurrent = a->readCopyUnread = false;
-  }
 
   resetFailure(dev);
   mlxrt_cuda_graph_select(dev, entry, programArgs, numArgs);
@@ -664,27 +618,14 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
     Active = NULL;
   }
   float ms = 0;
-  bool copied[numOutputs ? numOutputs : 1];
-  memset(copied, 0, sizeof(copied));
   if (!dev->failed &&
       mlxrt_cuda_check(dev, drv->cuEventRecord(dev->stop, dev->stream),
-                       "cuEventRecord")) {
-    // With outputs' copies behind the stop event, the stream's end is
-    // waited for instead: still one round trip.
-    bool copies =
-        resident && copyReadOutputs(dev, args, numInputs, numArgs, copied);
-    const char *kernel = dev->lastKernel ? dev->lastKernel : "(none)";
-    if (!dev->failed &&
-        (copies ? mlxrt_cuda_check(dev, drv->cuStreamSynchronize(dev->stream),
-                                   "cuStreamSynchronize after kernel '%s' and "
-                                   "the outputs' copies",
-                                   kernel)
-                : mlxrt_cuda_check(dev, drv->cuEventSynchronize(dev->stop),
-                                   "cuEventSynchronize after kernel '%s'",
-                                   kernel)))
-      mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
-                       "cuEventElapsedTime");
-  }
+                       "cuEventRecord") &&
+      mlxrt_cuda_check(dev, drv->cuEventSynchronize(dev->stop),
+                       "cuEventSynchronize after kernel '%s'",
+                       dev->lastKernel ? dev->lastKernel : "(none)"))
+    mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
+                     "cuEventElapsedTime");
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
   if (!dev->failed && !resident)
     moveOut(dev, args, numInputs, numArgs);
@@ -698,11 +639,6 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
     a->deviceNewer = !dev->unified;
     if (a->where != MLXRT_CUDA_ON_DEVICE)
       a->where = MLXRT_CUDA_ANYWHERE;
-    if (copied[i - numInputs]) { // copyReadOutputs
-      a->readCopyCurrent = a->readCopyUnread = true;
-      a->deviceNewer = false;
-      traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array (with the run)");
-    }
   }
   if (dev->trace && !dev->failed) {
     event.kind = MLXRT_TRACE_PROGRAM;
@@ -779,6 +715,11 @@ static mlxrt_status cudaPrepare(mlxrt_device *base, bool matmul,
   return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
 }
 
+/// Unified arrays up to this size are copied out at each read rather than
+/// moved to the host (a decode loop's token: moving it there and back cost
+/// 0.2 ms a step on the H200, 2026-12-02).
+static const size_t MaxCopiedReadBytes = 64 << 10;
+
 static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
                              size_t nbytes, mlxrt_error *err) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
@@ -788,12 +729,8 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
                       "not a buffer of %s of at least %zu bytes",
                       dev->base.description, nbytes);
   // Copy mode keeps a host copy: made current once, it serves every read.
-  // A large unified array moves to the host once as well. A small output
-  // read after a run is then copied by each run (copyReadOutputs).
-  bool wasCopied = a->readCopyCurrent;
-  a->readCopyUnread = false;
+  // A large unified array moves to the host once as well.
   if (!dev->unified || a->bytes > MaxCopiedReadBytes) {
-    a->readEachRun |= a->deviceNewer && a->bytes <= MaxCopiedReadBytes;
     mlxrt_status st = cudaToHost(base, p, err);
     if (st == MLXRT_OK && nbytes)
       memcpy(dst, p, nbytes);
@@ -803,11 +740,6 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
     memcpy(dst, p, nbytes);
     return MLXRT_OK;
   }
-  if (wasCopied) {
-    memcpy(dst, a->readCopy, nbytes);
-    return MLXRT_OK;
-  }
-  a->readEachRun = true;
   mlxrt_status st = makeCurrent(dev, err);
   if (st != MLXRT_OK)
     return st;
@@ -825,7 +757,6 @@ static void cudaHostWrote(mlxrt_device *base, void *p) {
     return;
   a->hostNewer = true;
   a->deviceNewer = false;
-  a->readCopyCurrent = false;
   a->where = MLXRT_CUDA_ANYWHERE;
 }
 

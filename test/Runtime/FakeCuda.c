@@ -53,25 +53,23 @@ static struct {
   const char *name;
   long value;
 } Vars[] = {
-    {"launches", 0},             // kernels run
-    {"syncs", 0},                // cuStreamSynchronize calls
-    {"captured", 0},             // operations recorded during capture
-    {"graph_launches", 0},       // cuGraphLaunch calls
-    {"capture_errors", 0},       // calls rejected because the stream captured
-    {"live_allocs", 0},          // device allocations not freed
-    {"allocations", 0},          // device allocations made
-    {"module_loads", 0},         // cuModuleLoadDataEx calls
-    {"dependent_launches", 0},   // cuLaunchKernelEx with programmatic
-                                 // stream serialization
-    {"heuristics", 0},           // cublasLtMatmulAlgoGetHeuristic calls
-    {"handles", 0},              // cublasLtCreate calls
-    {"prefetches", 0},           // cuMemPrefetchAsync_v2 calls
-    {"sync_copies_to_host", 0},  // cuMemcpyDtoH_v2 calls
-    {"async_copies_to_host", 0}, // cuMemcpyDtoHAsync_v2 calls
-    {"products", 0},             // products computed
-    {"cc_major", 9},             // compute capability
-    {"cc_minor", 0},             //
-    {"concurrent", 1},           // concurrent managed access
+    {"launches", 0},           // kernels run
+    {"syncs", 0},              // cuStreamSynchronize calls
+    {"captured", 0},           // operations recorded during capture
+    {"graph_launches", 0},     // cuGraphLaunch calls
+    {"capture_errors", 0},     // calls rejected because the stream captured
+    {"live_allocs", 0},        // device allocations not freed
+    {"allocations", 0},        // device allocations made
+    {"module_loads", 0},       // cuModuleLoadDataEx calls
+    {"dependent_launches", 0}, // cuLaunchKernelEx with programmatic
+                               // stream serialization
+    {"heuristics", 0},         // cublasLtMatmulAlgoGetHeuristic calls
+    {"handles", 0},            // cublasLtCreate calls
+    {"prefetches", 0},         // cuMemPrefetchAsync_v2 calls
+    {"products", 0},           // products computed
+    {"cc_major", 9},           // compute capability
+    {"cc_minor", 0},           //
+    {"concurrent", 1},         // concurrent managed access
     {"fail_instantiate", 0},
     {"unsupported_m", 0}, // a product with this cuBLASLt m is unsupported
 };
@@ -474,19 +472,7 @@ CUresult cuMemcpyDtoH_v2(void *dst, uintptr_t src, size_t bytes) {
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
   memcpy(dst, (const void *)src, bytes);
-  ++*var("sync_copies_to_host");
   return OK;
-}
-CUresult cuMemcpyDtoHAsync_v2(void *dst, uintptr_t src, size_t bytes,
-                              void *stream) {
-  (void)stream;
-  // Strict: pageable host memory is not captured.
-  if (refuseWhileCapturing())
-    return CAPTURE_UNSUPPORTED;
-  Node n = {
-      .kind = NODE_COPY, .dst = dst, .src = (const void *)src, .bytes = bytes};
-  ++*var("async_copies_to_host");
-  return enqueue(&n);
 }
 CUresult cuMemcpyAsync(uintptr_t dst, uintptr_t src, size_t bytes,
                        void *stream) {
