@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -54,11 +55,8 @@ struct MlxcChipVariantsPass final
     if (chip.empty())
       return;
     ModuleOp module = getOperation();
-    StringRef digits = chip;
-    unsigned sm = 0;
-    if (!digits.consume_front("sm_") ||
-        digits.drop_back(digits.ends_with("a")).getAsInteger(10, sm) ||
-        sm < 75) {
+    std::optional<mlx::SmArch> parsed = mlx::parseSmArch(chip);
+    if (!parsed || parsed->number < 75) {
       module.emitError() << "mlxc-chip-variants: chip must be sm_75 or newer, "
                             "got '"
                          << chip << "'";

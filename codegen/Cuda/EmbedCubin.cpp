@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -35,18 +36,6 @@ struct Image {
   std::string data;
 };
 } // namespace
-
-/// "sm_90a" -> 90 with the architecture-specific flag; nullopt if malformed.
-static std::optional<std::pair<uint32_t, uint32_t>> parseArch(StringRef arch) {
-  StringRef digits = arch;
-  if (!digits.consume_front("sm_"))
-    return std::nullopt;
-  uint32_t flags = digits.consume_back("a") ? uint32_t(kArchSpecific) : 0u;
-  uint32_t sm;
-  if (digits.getAsInteger(10, sm) || sm < 10)
-    return std::nullopt;
-  return std::make_pair(sm, flags);
-}
 
 static std::string buildContainer(ArrayRef<Image> images) {
   std::string out;
@@ -125,8 +114,8 @@ struct MlxcEmbedCubinPass final
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto parsed = parseArch(arch);
-    if (!parsed || parsed->first < 75) {
+    std::optional<mlx::SmArch> parsed = mlx::parseSmArch(arch);
+    if (!parsed || parsed->number < 75) {
       module.emitError() << "mlxc-embed-cubin: arch must be sm_75 or newer "
                             "(ptxas builds no older cubin), got '"
                          << arch << "'";
@@ -168,10 +157,12 @@ struct MlxcEmbedCubinPass final
         // The PTX is what the driver JITs: it ends with its NUL.
         uint32_t ptxSm = 70;
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
-          if (auto chip = parseArch(nvvm.getChip()))
-            ptxSm = chip->first;
+          if (auto chip = mlx::parseSmArch(nvvm.getChip()))
+            ptxSm = chip->number;
         Image images[] = {{kPtx, ptxSm, 0, (ptx + Twine('\0')).str()},
-                          {kCubin, parsed->first, parsed->second, *cubin}};
+                          {kCubin, parsed->number,
+                           parsed->archSpecific ? uint32_t(kArchSpecific) : 0u,
+                           *cubin}};
         objects.push_back(gpu::ObjectAttr::get(
             ctx, object.getTarget(), gpu::CompilationTarget::Binary,
             StringAttr::get(ctx, buildContainer(images)),

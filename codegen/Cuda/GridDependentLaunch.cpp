@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Passes.h"
 
 #include "runtime/mlxrt_abi.h"
@@ -101,11 +102,10 @@ unsigned getTargetChip(gpu::GPUModuleOp module) {
   unsigned sm = 0;
   if (ArrayAttr attrs = module.getTargetsAttr())
     for (Attribute attr : attrs)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
-        StringRef digits = nvvm.getChip();
-        if (digits.consume_front("sm_"))
-          (void)digits.drop_back(digits.ends_with("a")).getAsInteger(10, sm);
-      }
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+        if (std::optional<mlx::SmArch> parsed =
+                mlx::parseSmArch(nvvm.getChip()))
+          sm = parsed->number;
   return sm;
 }
 
