@@ -46,6 +46,7 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::kernel::KernelDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
@@ -553,6 +554,43 @@ def MlxcHalfExp : Pass<"mlxc-half-exp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
+}
+
+def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
+  let summary = "kernel.attention on buffers to a flash-attention kernel";
+  let description = [{
+    Runs on bufferized graphs of the CUDA target, before the kernels are
+    outlined. Each `kernel.attention` becomes a `gpu.launch` of the
+    FlashAttention-2 forward pass: blocks of four warps over 64 queries of
+    one head, key and value tiles of 64 rows staged in shared memory
+    (16-byte chunks, swizzled), scores and P.V as m16n8k16 tensor-core
+    products (calls of the warp MMA function that `mlxc-warp-matrix-ops`
+    defines per chip), the softmax online in registers in base 2. The
+    scores never reach memory; a causal kernel skips the key tiles past its
+    last row. bf16 and f16, head dims 64 and 128, 64-row query and key
+    tiles (the shapes `mlx-raise-attention` admits); an operand whose rows
+    are not 16-byte aligned is copied first.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MlxcWarpMatrixOps : Pass<"mlxc-warp-matrix-ops", "::mlir::ModuleOp"> {
+  let summary = "Define the warp MMA functions per gpu.module chip";
+  let description = [{
+    Runs on lowered gpu.modules (LLVM dialect) after `mlxc-chip-variants`.
+    Kernels declare `mlxc_mma_m16n8k16_bf16` / `_f16` (one lane's fragments
+    of a 16x8x16 product; `codegen/Cuda/WarpMatrix.h`). Each declaration
+    gets a body for its module's chip: `nvvm.mma.sync` from sm_80 on;
+    shuffles and float32 FMAs below, so that the sm_70 PTX that every GPU
+    can run computes the same product. The body is inlined (alwaysinline).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def MlxcChipVariants : Pass<"mlxc-chip-variants", "::mlir::ModuleOp"> {

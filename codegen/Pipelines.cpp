@@ -8,9 +8,12 @@
 
 using namespace mlir;
 
-std::string mlx::getLinalgPipeline(bool keepProducts) {
-  return std::string("mlx-decompose,canonicalize,cse,convert-mlx-to-linalg,"
-                     "mlxc-elementwise-through-concat,") +
+std::string mlx::getLinalgPipeline(bool keepProducts, bool attentionKernels) {
+  return std::string(attentionKernels
+                         ? "mlx-raise-attention,mlx-decompose{keep-attention},"
+                         : "mlx-decompose,") +
+         "canonicalize,cse,convert-mlx-to-linalg,"
+         "mlxc-elementwise-through-concat," +
          (keepProducts ? "mlxc-fuse-elementwise"
                        : "linalg-fuse-elementwise-ops") +
          ",canonicalize,cse";
@@ -70,7 +73,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          // Before the loops: products of few rows over a row-major operand
          // become split kernels, those that cuBLASLt can run calls.
          "mlxc-split-vector-products,mlxc-matmul-to-runtime,"
-         "mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-split-reductions,"
+         "mlxc-lower-attention,mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-"
+         "split-reductions,"
          "mlxc-map-row-reductions,"
          "mlxc-vectorize-elementwise,mlxc-interchange-reductions,"
          "convert-linalg-to-parallel-loops,"
@@ -127,7 +131,7 @@ std::string mlx::getCudaBinaryPipeline(StringRef libdevicePath,
   // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
   // by default): name the one the libdevice above came from.
   return "mlxc-chip-variants{chip=" + variantChip.str() +
-         "},mlxc-grid-dependent-launch{enable=" +
+         "},mlxc-warp-matrix-ops,mlxc-grid-dependent-launch{enable=" +
          (gridDependent ? "true" : "false") +
          "},"
          "gpu-module-to-binary{format=isa toolkit=" +

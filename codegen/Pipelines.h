@@ -23,7 +23,11 @@ namespace mlir::mlx {
 /// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
 /// elementwise fusion. `keepProducts` (CUDA) fuses nothing into matrix
 /// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
-std::string getLinalgPipeline(bool keepProducts = false);
+/// `attentionKernels` (CUDA, sm_80 and newer) keeps the attention that a
+/// flash-attention kernel takes whole (kernel.attention), raising MLX's
+/// fallback graph back to it first.
+std::string getLinalgPipeline(bool keepProducts = false,
+                              bool attentionKernels = false);
 
 /// The kernel-formation stage: linalg on tensors to kernel regions.
 std::string getKernelFormationPipeline();

@@ -310,9 +310,12 @@ struct FoldBroadcastBatchIntoRows final : OpRewritePattern<MatmulOp> {
 /// scores in the query dtype, softmax in float32.
 struct DecomposeAttention final
     : OpRewritePattern<ScaledDotProductAttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeAttention(MLIRContext *context, bool keepKernels)
+      : OpRewritePattern(context), keepKernels(keepKernels) {}
   LogicalResult matchAndRewrite(ScaledDotProductAttentionOp op,
                                 PatternRewriter &rewriter) const override {
+    if (keepKernels && canFormAttentionKernel(op))
+      return failure();
     GraphBuilder g(rewriter, op.getLoc());
     Value q = op.getQueries(), k = op.getKeys(), v = op.getValues();
     Type dt = g.dtype(q);
@@ -383,23 +386,27 @@ struct DecomposeAttention final
     rewriter.replaceOp(op, g.reshape(o, {batch, hq, len, vs[3]}));
     return success();
   }
+
+private:
+  bool keepKernels;
 };
 
 struct MlxDecomposePass final : mlx::impl::MlxDecomposeBase<MlxDecomposePass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateMlxDecomposePatterns(patterns);
+    populateMlxDecomposePatterns(patterns, keepAttention);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
 } // namespace
 
-void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns) {
+void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns,
+                                       bool keepAttention) {
   patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
                DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
                DecomposeVectorMatmul, FoldBroadcastBatchIntoRows,
-               TransposeOfUnitAxesToReshape, DecomposeAttention>(
-      patterns.getContext());
+               TransposeOfUnitAxesToReshape>(patterns.getContext());
+  patterns.add<DecomposeAttention>(patterns.getContext(), keepAttention);
 }

@@ -17,8 +17,19 @@ namespace mlir::mlx {
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 
-/// The rewrites of mlx-decompose, for use in other pattern sets.
-void populateMlxDecomposePatterns(RewritePatternSet &patterns);
+/// The rewrites of mlx-decompose, for use in other pattern sets; with
+/// `keepAttention`, the attention ops a flash-attention kernel takes stay.
+void populateMlxDecomposePatterns(RewritePatternSet &patterns,
+                                  bool keepAttention = false);
+
+class ScaledDotProductAttentionOp;
+/// Whether kernel.attention (a flash-attention kernel) can compute this
+/// attention: bf16 or f16, head dims 64 or 128, query and key counts
+/// multiples of 64, no mask but a causal one (with at least as many keys
+/// as queries), no sinks.
+bool canFormAttentionKernel(Type query, Type key, Type value, bool causal,
+                            bool hasMask, bool hasSinks);
+bool canFormAttentionKernel(ScaledDotProductAttentionOp op);
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"

@@ -33,6 +33,40 @@ def MlxDecompose : Pass<"mlx-decompose"> {
     %y = mlx.divide %e, %s : tensor<2x8xf32>, tensor<2x1xf32>
     ```
   }];
+  let options = [
+    Option<"keepAttention", "keep-attention", "bool", "false",
+           "Keep the scaled_dot_product_attention ops that a flash-attention "
+           "kernel takes (see mlx-raise-attention)">
+  ];
+  let dependentDialects = ["::mlir::mlx::MlxDialect"];
+}
+
+def MlxRaiseAttention : Pass<"mlx-raise-attention"> {
+  let summary = "Raise MLX's attention fallback graph back to "
+                "scaled_dot_product_attention";
+  let description = [{
+    An MLX export made on the CPU holds `mx.fast.scaled_dot_product_attention`
+    as MLX's fallback: `matmul(scale * q, transpose(k))`, an optional causal
+    `select`, a `softmax` over the keys and a `matmul` with v. Where a
+    flash-attention kernel can take the op (bf16 or f16; head dims 64 or
+    128; whole 64-row query and key tiles; no mask but the causal one), the
+    graph becomes one `mlx.scaled_dot_product_attention` again, which
+    `mlx-decompose{keep-attention}` keeps and `convert-mlx-to-linalg` lowers
+    to `kernel.attention`. Intermediates with other uses stop the raise.
+
+    Before:
+    ```mlir
+    %s = mlx.multiply %scale, %q : tensor<bf16>, tensor<1x2x64x64xbf16>
+    %kt = mlx.transpose %k {axes = array<i64: 0, 1, 3, 2>} : tensor<1x2x64x64xbf16>
+    %qk = mlx.matmul %s, %kt : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>
+    %p = mlx.softmax %qk {axes = array<i64: 3>, precise = true} : tensor<1x2x64x64xbf16>
+    %o = mlx.matmul %p, %v : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>
+    ```
+    After:
+    ```mlir
+    %o = mlx.scaled_dot_product_attention %q, %k, %v {scale = 1.250000e-01 : f32}
+    ```
+  }];
   let dependentDialects = ["::mlir::mlx::MlxDialect"];
 }
 

@@ -41,7 +41,7 @@ def bits(a):
 
 def kernel_regions(mlxc, mlxfn):
     """Kernel regions of the CUDA variant (mlxc --emit=kernels), by strategy."""
-    r = subprocess.run([mlxc, mlxfn, "--target=cuda", "--emit=kernels", "-o", "-", "--quiet"],
+    r = subprocess.run([mlxc, mlxfn, "--target=cuda", "--gpu-arch=sm_90", "--emit=kernels", "-o", "-", "--quiet"],
                        capture_output=True, text=True)
     if r.returncode:
         return {"error": r.stderr.strip()[-2000:]}

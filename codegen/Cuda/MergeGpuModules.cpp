@@ -2,6 +2,7 @@
 
 #include "codegen/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -47,6 +48,15 @@ struct MlxcMergeGpuModulesPass final
             continue;
           }
         }
+        // So does a function that kernels declare (the warp MMA).
+        if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+            func && func.isExternal())
+          if (auto existing = targetSymbols.lookup<LLVM::LLVMFuncOp>(oldName);
+              existing && existing.isExternal() &&
+              existing.getFunctionType() == func.getFunctionType()) {
+            op.erase();
+            continue;
+          }
         op.remove();
         // insert() renames the op when the name is taken.
         StringAttr newName = targetSymbols.insert(&op);

@@ -424,6 +424,8 @@ void KernelFormer::run() {
       group.rows = shape.rows;
       group.columns = shape.columns;
       rowGroup = &group;
+    } else if (isa<kernel::AttentionOp>(&op)) {
+      openGroup(Strategy::Attention, &op);
     } else if (isCopy(&op)) {
       openGroup(Strategy::Copy, &op);
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {

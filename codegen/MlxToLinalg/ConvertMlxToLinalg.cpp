@@ -4,7 +4,9 @@
 #include "codegen/MlxToLinalg/ScalarOps.h"
 #include "codegen/Passes.h"
 
+#include "Kernel/KernelOps.h"
 #include "Mlx/MlxOps.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -96,9 +98,9 @@ struct ConvertMlxToLinalgPass final
     populateCallOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+    target.addLegalDialect<arith::ArithDialect, kernel::KernelDialect,
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     target.addIllegalDialect<MlxDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
@@ -112,6 +114,9 @@ struct ConvertMlxToLinalgPass final
     bool unsupported = false;
     getOperation().walk([&](Operation *op) {
       if (!isa<MlxDialect>(op->getDialect()))
+        return;
+      auto attention = dyn_cast<ScaledDotProductAttentionOp>(op);
+      if (attention && canFormAttentionKernel(attention))
         return;
       if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
               ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {

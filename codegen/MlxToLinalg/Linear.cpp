@@ -13,7 +13,9 @@
 #include "codegen/MlxToLinalg/MlxToLinalg.h"
 #include "codegen/MlxToLinalg/ScalarOps.h"
 
+#include "Kernel/KernelOps.h"
 #include "Mlx/MlxOps.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -169,6 +171,28 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
     return success();
   }
 };
+/// An attention that a flash-attention kernel takes (mlx-decompose kept
+/// it): kernel.attention into a fresh tensor.
+struct AttentionOpLowering final
+    : OpConversionPattern<ScaledDotProductAttentionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScaledDotProductAttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!canFormAttentionKernel(op))
+      return rewriter.notifyMatchFailure(op, "must be decomposed");
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    rewriter.replaceOpWithNewOp<kernel::AttentionOp>(
+        op, TypeRange{type}, adaptor.getQueries(), adaptor.getKeys(),
+        adaptor.getValues(), init,
+        rewriter.getF64FloatAttr(op.getScale().convertToDouble()),
+        op.getCausal() ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
 /// gather_mm: both operands' matrices gathered for the result's batch, then
 /// one batched matmul.
 struct GatherMmOpLowering final : OpConversionPattern<GatherMmOp> {
@@ -207,6 +231,6 @@ struct GatherMmOpLowering final : OpConversionPattern<GatherMmOp> {
 
 void mlx::populateMlxLinearToLinalgPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<MatmulOpLowering, GatherMmOpLowering>(converter,
-                                                     patterns.getContext());
+  patterns.add<MatmulOpLowering, GatherMmOpLowering, AttentionOpLowering>(
+      converter, patterns.getContext());
 }

@@ -2,6 +2,8 @@
 
 #include "Kernel/KernelOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
@@ -11,11 +13,46 @@ using namespace mlir::kernel;
 #include "Kernel/KernelDialect.cpp.inc"
 #include "Kernel/KernelEnums.cpp.inc"
 
+namespace {
+/// kernel.attention reads its query, key and value and writes its init
+/// (which it does not read) in place.
+struct AttentionBufferization
+    : bufferization::DstBufferizableOpInterfaceExternalModel<
+          AttentionBufferization, AttentionOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const bufferization::AnalysisState &) const {
+    return !cast<AttentionOp>(op).isDpsInit(&operand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const bufferization::BufferizationOptions &options,
+                          bufferization::BufferizationState &state) const {
+    auto attention = cast<AttentionOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer =
+          bufferization::getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    AttentionOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0],
+                        buffers[1], buffers[2], buffers[3],
+                        attention.getScaleAttr(), attention.getCausalAttr())
+        ->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    bufferization::replaceOpWithBufferizedValues(rewriter, op, buffers[3]);
+    return success();
+  }
+};
+} // namespace
+
 void KernelDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "Kernel/KernelOps.cpp.inc"
       >();
+  AttentionOp::attachInterface<AttentionBufferization>(*getContext());
 }
 
 #define GET_OP_CLASSES
@@ -101,6 +138,13 @@ LogicalResult RegionOp::verify() {
                            << stringifyStrategy(getStrategy())
                            << "' must hold a reduction and no product";
     break;
+  case Strategy::Attention:
+    if (products != 0 || reductions != 0 ||
+        llvm::count_if(block.without_terminator(),
+                       [](Operation &op) { return isa<AttentionOp>(op); }) != 1)
+      return emitOpError() << "of strategy 'attention' must hold one "
+                              "kernel.attention and no product or reduction";
+    break;
   case Strategy::Elementwise:
   case Strategy::Copy:
     if (products != 0 || reductions != 0)
@@ -110,4 +154,60 @@ LogicalResult RegionOp::verify() {
     break;
   }
   return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  ShapedType q = shaped(getQuery()), k = shaped(getKey()),
+             v = shaped(getValue()), o = shaped(getInit());
+  for (ShapedType type : {q, k, v, o})
+    if (!type.hasRank() || type.getRank() != 4)
+      return emitOpError() << "takes operands of rank 4, got " << type;
+  bool tensors = isa<RankedTensorType>(q);
+  for (ShapedType type : {k, v, o})
+    if (isa<RankedTensorType>(type) != tensors)
+      return emitOpError() << "mixes tensors and buffers";
+  if (tensors != (getNumResults() == 1))
+    return emitOpError() << (tensors ? "on tensors must have one result"
+                                     : "on buffers has no result");
+  if (tensors && getResult().front().getType() != o)
+    return emitOpError() << "result type must be the init's, " << o;
+  Type element = q.getElementType();
+  if (k.getElementType() != element || v.getElementType() != element ||
+      o.getElementType() != element)
+    return emitOpError() << "operands must share one element type";
+  ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape(),
+                    os = o.getShape();
+  auto differ = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (differ(qs[0], ks[0]) || differ(qs[0], vs[0]) || differ(ks[1], vs[1]) ||
+      differ(ks[2], vs[2]) || differ(qs[3], ks[3]))
+    return emitOpError() << "query " << q << ", key " << k << " and value " << v
+                         << " do not fit [B, Hq, L, D], [B, Hkv, S, D], "
+                            "[B, Hkv, S, Dv]";
+  if (differ(os[0], qs[0]) || differ(os[1], qs[1]) || differ(os[2], qs[2]) ||
+      differ(os[3], vs[3]))
+    return emitOpError() << "init " << o << " must be [B, Hq, L, Dv]";
+  if (!ShapedType::isDynamic(qs[1]) && !ShapedType::isDynamic(ks[1]) &&
+      (ks[1] == 0 || qs[1] % ks[1] != 0))
+    return emitOpError() << "query heads (" << qs[1]
+                         << ") must be a multiple of key heads (" << ks[1]
+                         << ")";
+  return success();
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (isDpsInit(&operand))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
 }

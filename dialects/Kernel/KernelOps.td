@@ -11,6 +11,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Kernel_Dialect : Dialect {
@@ -32,7 +33,8 @@ def Kernel_Strategy : I32EnumAttr<"Strategy", "how a kernel region is lowered", 
     I32EnumAttrCase<"RowReduction", 1, "row_reduction">,
     I32EnumAttrCase<"Reduction", 2, "reduction">,
     I32EnumAttrCase<"Product", 3, "product">,
-    I32EnumAttrCase<"Copy", 4, "copy">
+    I32EnumAttrCase<"Copy", 4, "copy">,
+    I32EnumAttrCase<"Attention", 5, "attention">
   ]> {
   let cppNamespace = "::mlir::kernel";
 }
@@ -55,7 +57,9 @@ def Kernel_RegionOp : Kernel_Op<"region", [IsolatedFromAbove,
     - `product`: a matrix product (a library call on CUDA), with its
       accumulator's fill;
     - `copy`: data movement (a transpose, a slice written into a buffer,
-      padding, concatenation).
+      padding, concatenation);
+    - `attention`: one `kernel.attention` (a flash-attention kernel on
+      CUDA).
 
     ```mlir
     %y = kernel.region row_reduction (%x) : (tensor<4x64xf32>) -> tensor<4x64xf32> {
@@ -86,6 +90,45 @@ def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator,
   let summary = "The results of a kernel region";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def Kernel_AttentionOp : Kernel_Op<"attention", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Scaled dot-product attention as one kernel";
+  let description = [{
+    `softmax(scale * q . k^T [causal mask]) . v` over the last two axes of
+    `query` [B, Hq, L, D], `key` [B, Hkv, S, D] and `value` [B, Hkv, S, Dv],
+    written into `init` [B, Hq, L, Dv]; query head h reads key/value head
+    h / (Hq / Hkv) (grouped-query attention). With `causal`, query i sees
+    keys j <= i + S - L. The product `scale * q` is rounded to the element
+    type first, as MLX's own fallback does; the scores and the softmax are
+    computed in float32 and never reach memory.
+
+    It takes tensors (the result is `init` updated) or, once bufferized,
+    memrefs (no result). `mlxc-lower-attention` turns the memref form into
+    a flash-attention kernel.
+
+    ```mlir
+    %o = kernel.attention %q, %k, %v into %init {scale = 0.125 : f64, causal}
+        : tensor<1x32x2048x128xbf16>, tensor<1x32x2048x128xbf16>,
+          tensor<1x32x2048x128xbf16>, tensor<1x32x2048x128xbf16>
+        -> tensor<1x32x2048x128xbf16>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
+                       AnyShaped:$init, F64Attr:$scale, UnitAttr:$causal);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `into` $init attr-dict `:` type($query) `,`
+    type($key) `,` type($value) `,` type($init) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+  }];
 }
 
 #endif // KERNEL_OPS_TD

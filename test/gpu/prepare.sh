@@ -47,6 +47,9 @@ done
 for name in softmax-bfloat16 astype-to-bfloat16 unary-bfloat16; do
   prepare test/E2E/$name.mlir "$DEST/ptx/$name"
 done
+# Built for sm_80, whose cubin no sm_90 GPU loads: the sm_70 PTX runs, with
+# the flash-attention kernel's tensor-core products emulated by shuffles.
+prepare test/E2E/flash-attention.mlir "$DEST/ptx/flash-attention-sm70-ptx" --gpu-arch=sm_80
 prepare test/E2E/mlp.mlir "$DEST/ptx-needed/mlp" --gpu-arch=sm_80
 break_ptx "$DEST/ptx-needed/mlp/model"
 # The models MLX exported (test/Mlxfn), with MLX's inputs and outputs.

@@ -105,8 +105,8 @@ fi
 # Every mode over its folder of cases, 12 processes at a time (one GPU).
 # Memcheck only on the cases with products, attention and reductions;
 # racecheck on those with the shared-memory kernels of a decode step.
-MEMCHECK="matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
-RACECHECK="vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
+MEMCHECK="flash-attention matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
+RACECHECK="flash-attention vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
             ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed; do

@@ -1014,8 +1014,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     // results, it starts from the CPU's linalg form instead.
     mlx::ProgramSignature cudaSignature = *signature;
     TimingScope t = phase(timing, "mlx to linalg (cuda)");
-    bool same = succeeded(
-        mlx::runPipeline(*cudaModule, mlx::getLinalgPipeline(true), &t));
+    bool same = succeeded(mlx::runPipeline(
+        *cudaModule, mlx::getLinalgPipeline(true, !variantChip.empty()), &t));
     if (same) {
       mlx::dedupGraphResults(
           cudaModule->lookupSymbol<func::FuncOp>(

@@ -1,0 +1,453 @@
+//===- LowerAttention.cpp - the mlxc-lower-attention pass -----------------===//
+//
+// kernel.attention on buffers becomes a flash-attention kernel (the
+// FlashAttention-2 forward pass): a block of four warps takes 64 queries of
+// one head, each warp 16 of them, and walks the keys in tiles of 64 that
+// the block stages in shared memory. A warp computes its scores with
+// m16n8k16 tensor-core products (WarpMatrix.h), keeps the running row max
+// and sum in registers (online softmax in base 2, log2 e folded into one
+// FMA), turns the probabilities into the next product's A fragments without
+// leaving registers and accumulates P.V in float32. The scores never reach
+// memory. A causal kernel stops at the block's last visible key tile.
+//
+// Shared memory holds one key and one value tile, each row's 16-byte chunks
+// swizzled (chunk ^ row % 8) so that the fragment reads of a warp fall in
+// distinct banks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Cuda/WarpMatrix.h"
+#include "codegen/Passes.h"
+
+#include "Kernel/KernelOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCLOWERATTENTION
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kWarps = 4, kRowsPerWarp = 16;
+constexpr int64_t kBlockRows = kWarps * kRowsPerWarp, kKeyTile = 64;
+
+/// Whether `type` can be read 16 bytes at a time along its rows: unit
+/// innermost stride, the others and the offset whole 16-byte groups.
+bool isRowAligned(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) || offset % 8 != 0)
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [](int64_t s) {
+    return !ShapedType::isDynamic(s) && s % 8 == 0;
+  });
+}
+
+/// Builds one kernel's body; every helper emits at the builder's point.
+class AttentionKernelBuilder {
+public:
+  AttentionKernelBuilder(OpBuilder &b, Location loc, Type element,
+                         FlatSymbolRefAttr mma)
+      : b(b), loc(loc), element(element), mma(mma), f32(b.getF32Type()),
+        i32(b.getI32Type()), resultType(LLVM::LLVMStructType::getLiteral(
+                                 b.getContext(), {f32, f32, f32, f32})) {}
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32Const(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+  Value mul(Value x, int64_t y) { return mul(x, index(y)); }
+
+  /// Two 16-bit values as the i32 a fragment holds.
+  Value pack(Value pair) {
+    Value word =
+        vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
+    return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+  }
+  Value packFloats(Value lo, Value hi) {
+    Value l = arith::TruncFOp::create(b, loc, element, lo);
+    Value h = arith::TruncFOp::create(b, loc, element, hi);
+    return pack(vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, element), ValueRange{l, h}));
+  }
+
+  /// D = A.B + C for one m16n8k16 fragment set.
+  void mmaInto(ArrayRef<Value> a, ArrayRef<Value> bFrag,
+               MutableArrayRef<Value> c) {
+    SmallVector<Value> operands(a);
+    llvm::append_range(operands, bFrag);
+    llvm::append_range(operands, c);
+    auto call = LLVM::CallOp::create(b, loc, resultType, mma, operands);
+    for (int64_t i = 0; i < 4; ++i)
+      c[i] = LLVM::ExtractValueOp::create(b, loc, call.getResult(), i);
+  }
+
+  /// `value` combined with the lanes `1` and `2` apart (a row's quad).
+  Value quadReduce(Value value, bool isMax) {
+    for (int offset : {1, 2}) {
+      Value other = gpu::ShuffleOp::create(b, loc, value, offset, 32,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      value = isMax ? arith::MaxNumFOp::create(b, loc, value, other).getResult()
+                    : arith::AddFOp::create(b, loc, value, other).getResult();
+    }
+    return value;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type element;
+  FlatSymbolRefAttr mma;
+  Type f32, i32, resultType;
+};
+
+/// The declaration of the warp MMA function for `element`, made once.
+FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
+  std::string name = mlx::warpMmaName(element);
+  MLIRContext *ctx = module.getContext();
+  // An LLVM declaration: convert-gpu-to-nvvm would give a func.func a C
+  // interface wrapper.
+  if (!module.lookupSymbol(name)) {
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    auto type = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32}),
+        {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32});
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+  }
+  return FlatSymbolRefAttr::get(ctx, name);
+}
+
+LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  MLIRContext *ctx = b.getContext();
+  auto memrefType = [](Value v) { return cast<MemRefType>(v.getType()); };
+  Type element = memrefType(op.getQuery()).getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return op.emitOpError() << "lowers for bf16 and f16 only, got " << element;
+  for (Value v : op->getOperands())
+    if (!memrefType(v).hasStaticShape())
+      return op.emitOpError() << "needs static shapes, got " << v.getType();
+  ArrayRef<int64_t> qs = memrefType(op.getQuery()).getShape(),
+                    ks = memrefType(op.getKey()).getShape(),
+                    vs = memrefType(op.getValue()).getShape();
+  const int64_t batch = qs[0], heads = qs[1], queries = qs[2], dim = qs[3];
+  const int64_t kvHeads = ks[1], keys = ks[2], vdim = vs[3];
+  const bool causal = op.getCausal();
+  if (queries % kBlockRows || keys % kKeyTile || (dim != 64 && dim != 128) ||
+      (vdim != 64 && vdim != 128) || heads % kvHeads ||
+      (causal && keys < queries))
+    return op.emitOpError()
+           << "has no flash-attention kernel for query "
+           << op.getQuery().getType() << ", key " << op.getKey().getType()
+           << ", value " << op.getValue().getType()
+           << (causal ? " (causal)" : "");
+
+  // Operands the kernel cannot read 16 bytes at a time are copied first.
+  auto aligned = [&](Value v) -> Value {
+    MemRefType type = memrefType(v);
+    if (isRowAligned(type))
+      return v;
+    Value copy = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), element));
+    memref::CopyOp::create(b, loc, v, copy);
+    return copy;
+  };
+  Value q = aligned(op.getQuery()), k = aligned(op.getKey()),
+        v = aligned(op.getValue()), out = op.getInit();
+  if (!isRowAligned(memrefType(out)))
+    return op.emitOpError() << "writes a buffer whose rows are not 16-byte "
+                               "aligned: "
+                            << out.getType();
+
+  AttentionKernelBuilder kb(b, loc, element, mma);
+  Type f32 = kb.f32;
+  int64_t keyTileBytes = kKeyTile * dim * 2,
+          valueTileBytes = kKeyTile * vdim * 2;
+  Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                 keyTileBytes + valueTileBytes);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, kb.index(queries / kBlockRows), kb.index(batch * heads),
+      kb.index(1), kb.index(kWarps * 32), kb.index(1), kb.index(1), smemBytes);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+
+  // Lane coordinates: warp w, fragment row g, fragment column pair t.
+  Value tid = launch.getThreadIds().x;
+  Value warp = arith::DivUIOp::create(b, loc, tid, kb.index(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, kb.index(32));
+  Value g = arith::DivUIOp::create(b, loc, lane, kb.index(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, kb.index(4));
+  Value t2 = kb.mul(t, 2);
+  Value bh = launch.getBlockIds().y;
+  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.index(heads));
+  Value head = arith::RemUIOp::create(b, loc, bh, kb.index(heads));
+  Value kvHead =
+      arith::DivUIOp::create(b, loc, head, kb.index(heads / kvHeads));
+  Value blockRow = kb.mul(launch.getBlockIds().x, kBlockRows);
+  Value row0 = kb.add(blockRow, kb.mul(warp, kRowsPerWarp));
+  Value rows[2] = {kb.add(row0, g), kb.add(kb.add(row0, g), 8)};
+
+  // The query's A fragments, scaled and rounded as MLX rounds q * scale.
+  llvm::APFloat scale(op.getScale().convertToDouble());
+  bool lost;
+  scale.convert(cast<FloatType>(element).getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+  auto pairF32 = VectorType::get({2}, f32);
+  auto pair = VectorType::get({2}, element);
+  Value scaleSplat = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(pairF32,
+                             static_cast<float>(scale.convertToDouble())));
+  int64_t kSteps = dim / 16;
+  SmallVector<std::array<Value, 4>> qFrag(kSteps);
+  for (int64_t kk = 0; kk < kSteps; ++kk)
+    for (int half = 0; half < 2; ++half)
+      for (int r = 0; r < 2; ++r) {
+        Value col = kb.add(t2, 16 * kk + 8 * half);
+        auto load = vector::LoadOp::create(
+            b, loc, pair, q, ValueRange{bIdx, head, rows[r], col});
+        load.setAlignment(4);
+        Value wide = arith::ExtFOp::create(b, loc, pairF32, load.getResult());
+        wide = arith::MulFOp::create(b, loc, wide, scaleSplat);
+        qFrag[kk][r + 2 * half] =
+            kb.pack(arith::TruncFOp::create(b, loc, pair, wide));
+      }
+
+  // The key and value tiles in shared memory.
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  Value kTile = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({kKeyTile, dim}, element, MemRefLayoutAttrInterface(),
+                      workgroup),
+      smem, kb.index(0), ValueRange{});
+  Value vTile = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({kKeyTile, vdim}, element, MemRefLayoutAttrInterface(),
+                      workgroup),
+      smem, kb.index(keyTileBytes), ValueRange{});
+
+  // Key tiles to visit: all, or up to the block's last row's last key.
+  Value tiles = kb.index(keys / kKeyTile);
+  if (causal)
+    tiles =
+        kb.add(arith::DivUIOp::create(
+                   b, loc, kb.add(blockRow, kBlockRows - 1 + keys - queries),
+                   kb.index(kKeyTile)),
+               1);
+
+  int64_t vTiles = vdim / 8;
+  SmallVector<Value> init;
+  Value zero = kb.f32Const(0.0);
+  for (int64_t i = 0; i < vTiles * 4; ++i)
+    init.push_back(zero);
+  Value negInf = kb.f32Const(-INFINITY);
+  init.append({negInf, negInf, zero, zero}); // row max and sum, rows g, g+8
+  const double log2e = 1.4426950408889634;
+
+  auto loop = scf::ForOp::create(
+      b, loc, kb.index(0), tiles, kb.index(1), init,
+      [&](OpBuilder &nested, Location, Value tile, ValueRange carried) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        SmallVector<Value> acc(carried.take_front(vTiles * 4));
+        Value rowMax[2] = {carried[vTiles * 4], carried[vTiles * 4 + 1]};
+        Value rowSum[2] = {carried[vTiles * 4 + 2], carried[vTiles * 4 + 3]};
+        Value firstKey = kb.mul(tile, kKeyTile);
+
+        // Stage the tiles: 16 bytes a thread at a time, chunks swizzled.
+        auto stage = [&](Value source, Value tileBuffer, int64_t width) {
+          int64_t chunks = width / 8;
+          auto group = VectorType::get({8}, element);
+          for (int64_t i = 0; i < kKeyTile * chunks / (kWarps * 32); ++i) {
+            Value c = kb.add(tid, i * kWarps * 32);
+            Value r = arith::DivUIOp::create(b, loc, c, kb.index(chunks));
+            Value ch = arith::RemUIOp::create(b, loc, c, kb.index(chunks));
+            auto load = vector::LoadOp::create(
+                b, loc, group, source,
+                ValueRange{bIdx, kvHead, kb.add(firstKey, r), kb.mul(ch, 8)});
+            load.setAlignment(16);
+            Value swizzled = arith::XOrIOp::create(
+                b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
+            auto store = vector::StoreOp::create(
+                b, loc, load, tileBuffer, ValueRange{r, kb.mul(swizzled, 8)});
+            store.setAlignment(16);
+          }
+        };
+        stage(k, kTile, dim);
+        stage(v, vTile, vdim);
+        gpu::BarrierOp::create(b, loc);
+
+        // Scores: 8 fragments of 8 keys; key row nt * 8 + g has swizzle g.
+        SmallVector<std::array<Value, 4>> s(kKeyTile / 8);
+        for (int64_t nt = 0; nt < kKeyTile / 8; ++nt) {
+          std::array<Value, 4> c = {zero, zero, zero, zero};
+          Value keyRow = kb.add(g, nt * 8);
+          for (int64_t kk = 0; kk < kSteps; ++kk) {
+            Value bFrag[2];
+            for (int half = 0; half < 2; ++half) {
+              Value chunk =
+                  arith::XOrIOp::create(b, loc, kb.index(2 * kk + half), g);
+              auto load = vector::LoadOp::create(
+                  b, loc, pair, kTile,
+                  ValueRange{keyRow, kb.add(kb.mul(chunk, 8), t2)});
+              load.setAlignment(4);
+              bFrag[half] = kb.pack(load);
+            }
+            kb.mmaInto(qFrag[kk], bFrag, c);
+          }
+          s[nt] = c;
+        }
+
+        // Causal mask: key j is visible from row i when j <= i + S - L.
+        if (causal) {
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+            for (int r = 0; r < 2; ++r)
+              for (int e = 0; e < 2; ++e) {
+                Value key = kb.add(kb.add(firstKey, t2), nt * 8 + e);
+                Value visible =
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                          key, kb.add(rows[r], keys - queries));
+                Value &score = s[nt][2 * r + e];
+                score = arith::SelectOp::create(b, loc, visible, score, negInf);
+              }
+        }
+
+        // Online softmax, base 2: p = 2^(s log2 e - m log2 e).
+        Value l2e = kb.f32Const(log2e);
+        SmallVector<Value> alpha(2);
+        for (int r = 0; r < 2; ++r) {
+          Value m = s[0][2 * r];
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+            for (int e = 0; e < 2; ++e)
+              if (nt || e)
+                m = arith::MaxNumFOp::create(b, loc, m, s[nt][2 * r + e]);
+          m = kb.quadReduce(m, /*isMax=*/true);
+          Value newMax = arith::MaxNumFOp::create(b, loc, rowMax[r], m);
+          Value shift = arith::MulFOp::create(
+              b, loc, arith::NegFOp::create(b, loc, newMax), l2e);
+          alpha[r] = math::Exp2Op::create(
+              b, loc,
+              arith::MulFOp::create(
+                  b, loc, arith::SubFOp::create(b, loc, rowMax[r], newMax),
+                  l2e));
+          Value sum = zero;
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+            for (int e = 0; e < 2; ++e) {
+              Value &score = s[nt][2 * r + e];
+              score = math::Exp2Op::create(
+                  b, loc, math::FmaOp::create(b, loc, score, l2e, shift));
+              sum = arith::AddFOp::create(b, loc, sum, score);
+            }
+          rowSum[r] = math::FmaOp::create(b, loc, rowSum[r], alpha[r], sum);
+          rowMax[r] = newMax;
+        }
+        for (int64_t dn = 0; dn < vTiles; ++dn)
+          for (int i = 0; i < 4; ++i)
+            acc[dn * 4 + i] =
+                arith::MulFOp::create(b, loc, acc[dn * 4 + i], alpha[i / 2]);
+
+        // The probabilities as A fragments of 16 keys each.
+        SmallVector<std::array<Value, 4>> pFrag(kKeyTile / 16);
+        for (int64_t ks = 0; ks < kKeyTile / 16; ++ks)
+          pFrag[ks] = {kb.packFloats(s[2 * ks][0], s[2 * ks][1]),
+                       kb.packFloats(s[2 * ks][2], s[2 * ks][3]),
+                       kb.packFloats(s[2 * ks + 1][0], s[2 * ks + 1][1]),
+                       kb.packFloats(s[2 * ks + 1][2], s[2 * ks + 1][3])};
+
+        // acc += P.V: B[k][n] = V[k][n]; value row k has swizzle k % 8.
+        for (int64_t dn = 0; dn < vTiles; ++dn)
+          for (int64_t ks = 0; ks < kKeyTile / 16; ++ks) {
+            Value bFrag[2];
+            for (int half = 0; half < 2; ++half) {
+              Value elems[2];
+              for (int e = 0; e < 2; ++e) {
+                Value keyRow = kb.add(t2, ks * 16 + half * 8 + e);
+                Value chunk =
+                    arith::XOrIOp::create(b, loc, kb.index(dn), kb.add(t2, e));
+                elems[e] = memref::LoadOp::create(
+                    b, loc, vTile,
+                    ValueRange{keyRow, kb.add(kb.mul(chunk, 8), g)});
+              }
+              bFrag[half] = kb.pack(vector::FromElementsOp::create(
+                  b, loc, pair, ValueRange{elems[0], elems[1]}));
+            }
+            kb.mmaInto(pFrag[ks], bFrag,
+                       MutableArrayRef<Value>(acc).slice(dn * 4, 4));
+          }
+        // The next tile overwrites these.
+        gpu::BarrierOp::create(b, loc);
+        SmallVector<Value> results(acc);
+        results.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
+        scf::YieldOp::create(b, loc, results);
+      });
+
+  // O = acc / l, each row's sum gathered from its quad.
+  ValueRange result = loop.getResults();
+  Value inverse[2];
+  for (int r = 0; r < 2; ++r)
+    inverse[r] = arith::DivFOp::create(
+        b, loc, kb.f32Const(1.0),
+        kb.quadReduce(result[vTiles * 4 + 2 + r], /*isMax=*/false));
+  for (int64_t dn = 0; dn < vTiles; ++dn)
+    for (int r = 0; r < 2; ++r) {
+      Value lo =
+          arith::MulFOp::create(b, loc, result[dn * 4 + 2 * r], inverse[r]);
+      Value hi =
+          arith::MulFOp::create(b, loc, result[dn * 4 + 2 * r + 1], inverse[r]);
+      Value values = vector::FromElementsOp::create(
+          b, loc, pair,
+          ValueRange{arith::TruncFOp::create(b, loc, element, lo),
+                     arith::TruncFOp::create(b, loc, element, hi)});
+      auto store = vector::StoreOp::create(
+          b, loc, values, out,
+          ValueRange{bIdx, head, rows[r], kb.add(t2, dn * 8)});
+      store.setAlignment(4);
+    }
+  gpu::TerminatorOp::create(b, loc);
+  op.erase();
+  return success();
+}
+
+struct MlxcLowerAttentionPass final
+    : mlx::impl::MlxcLowerAttentionBase<MlxcLowerAttentionPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<kernel::AttentionOp> ops;
+    module.walk([&](kernel::AttentionOp op) { ops.push_back(op); });
+    for (kernel::AttentionOp op : ops) {
+      if (op.getNumResults() != 0) {
+        op.emitOpError() << "must be bufferized before mlxc-lower-attention";
+        return signalPassFailure();
+      }
+      Type element = cast<MemRefType>(op.getQuery().getType()).getElementType();
+      if (failed(lower(op, declareWarpMma(module, element))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,35 @@
+//===- WarpMatrix.h - warp-wide matrix ops shared by CUDA passes -*- C++
+//-*-===//
+//
+// Kernels that use tensor cores call `mlxc_mma_m16n8k16_<type>`, a function
+// the kernel module declares; mlxc-warp-matrix-ops defines it for each
+// module's chip once the modules are lowered and cloned per chip: an
+// `mma.sync` from sm_80 on, shuffles and FMAs before (the sm_70 PTX every
+// GPU can run). Its operands are one lane's fragments of the PTX
+// m16n8k16 layout (g = lane / 4, t = lane % 4):
+//   a0..a3: A[g][2t..2t+1], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..]
+//   b0, b1: B[2t..2t+1][g], B[2t+8..2t+9][g]
+//   c0..c3: C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1]
+// with two 16-bit elements packed in each i32 of a and b (the lower column
+// or row in the low half); it returns D = A.B + C in the layout of c.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_CUDA_WARPMATRIX_H
+#define MLXC_CODEGEN_CUDA_WARPMATRIX_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir::mlx {
+constexpr llvm::StringLiteral kWarpMmaPrefix = "mlxc_mma_m16n8k16_";
+
+/// The warp MMA function's name for 16-bit float `element` (bf16 or f16).
+inline std::string warpMmaName(Type element) {
+  return (kWarpMmaPrefix + (element.isBF16() ? "bf16" : "f16")).str();
+}
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_CUDA_WARPMATRIX_H

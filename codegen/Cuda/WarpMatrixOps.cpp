@@ -1,0 +1,171 @@
+//===- WarpMatrixOps.cpp - the mlxc-warp-matrix-ops pass ------------------===//
+//
+// Defines the warp MMA functions that kernels declare (WarpMatrix.h) in each
+// lowered gpu.module, for the module's own chip: one `mma.sync.m16n8k16`
+// from sm_80 on; shuffles and FMAs in float32 for older chips, so that the
+// sm_70 PTX, which every GPU can run, computes the same products. It runs
+// after mlxc-chip-variants, which clones the modules per chip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Cuda/Arch.h"
+#include "codegen/Cuda/WarpMatrix.h"
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXCWARPMATRIXOPS
+#include "codegen/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+
+namespace {
+/// The lowest chip among `module`'s NVVM targets (0 without one).
+int64_t moduleChip(gpu::GPUModuleOp module) {
+  int64_t chip = 0;
+  if (ArrayAttr targets = module.getTargetsAttr())
+    for (Attribute attr : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+        if (std::optional<mlx::SmArch> arch = mlx::parseSmArch(nvvm.getChip()))
+          chip = chip ? std::min<int64_t>(chip, arch->number) : arch->number;
+  return chip;
+}
+
+/// The body of an mma.sync for sm_80 and newer.
+Value buildTensorCoreMma(OpBuilder &b, Location loc, bool bf16, ValueRange args,
+                         Type resultType) {
+  SmallVector<Value> a(args.take_front(4)), bFrag(args.slice(4, 2));
+  if (!bf16) {
+    // f16 fragments are f16x2 vectors.
+    auto pair = VectorType::get({2}, b.getF16Type());
+    for (Value &v : a)
+      v = LLVM::BitcastOp::create(b, loc, pair, v);
+    for (Value &v : bFrag)
+      v = LLVM::BitcastOp::create(b, loc, pair, v);
+  }
+  NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  return NVVM::MmaOp::create(b, loc, resultType, a, bFrag, args.take_back(4),
+                             ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+                             std::nullopt,
+                             std::array<NVVM::MMATypes, 2>{type, type},
+                             std::array<NVVM::MMALayout, 2>{
+                                 NVVM::MMALayout::row, NVVM::MMALayout::col});
+}
+
+/// The same product from shuffles and FMAs: lane (g, t) gathers row g's
+/// and row g+8's A values from its quad and B columns 2t, 2t+1 from the
+/// lanes that hold them, 4 k-pairs at a time.
+Value buildEmulatedMma(OpBuilder &b, Location loc, bool bf16, ValueRange args,
+                       Type resultType) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int32_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value g = LLVM::LShrOp::create(b, loc, lane, c(2));
+  Value t = LLVM::AndOp::create(b, loc, lane, c(3));
+  Value all = c(-1), clamp = c(0x1f);
+  auto shuffle = [&](Value value, Value source) -> Value {
+    return NVVM::ShflOp::create(b, loc, i32, all, value, source, clamp,
+                                NVVM::ShflKind::idx, UnitAttr());
+  };
+  // The two 16-bit floats of a packed word, widened.
+  auto unpack = [&](Value word) -> std::pair<Value, Value> {
+    if (bf16) {
+      Value lo = LLVM::ShlOp::create(b, loc, word, c(16));
+      Value hi = LLVM::AndOp::create(b, loc, word, c(int32_t(0xffff0000u)));
+      return {LLVM::BitcastOp::create(b, loc, f32, lo),
+              LLVM::BitcastOp::create(b, loc, f32, hi)};
+    }
+    auto pair = VectorType::get({2}, b.getF16Type());
+    Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
+    Value wide =
+        LLVM::FPExtOp::create(b, loc, VectorType::get({2}, f32), halves);
+    return {LLVM::ExtractElementOp::create(b, loc, wide, c(0)),
+            LLVM::ExtractElementOp::create(b, loc, wide, c(1))};
+  };
+  // acc[r][j]: row g + 8r, column 2t + j.
+  Value acc[2][2] = {{args[6], args[7]}, {args[8], args[9]}};
+  Value quad = LLVM::ShlOp::create(b, loc, g, c(2));
+  Value columns[2] = {
+      LLVM::ShlOp::create(b, loc, t, c(3)),
+      LLVM::AddOp::create(b, loc, LLVM::ShlOp::create(b, loc, t, c(3)), c(4))};
+  for (int32_t s = 0; s < 4; ++s) {
+    Value fromRow = LLVM::OrOp::create(b, loc, quad, c(s));
+    // a0/a2 hold row g at k = 2s.. and 8 + 2s..; a1/a3 row g + 8.
+    std::pair<Value, Value> a[4];
+    for (int i = 0; i < 4; ++i)
+      a[i] = unpack(shuffle(args[i], fromRow));
+    for (int j = 0; j < 2; ++j) {
+      Value fromColumn = LLVM::OrOp::create(b, loc, columns[j], c(s));
+      std::pair<Value, Value> lowK = unpack(shuffle(args[4], fromColumn));
+      std::pair<Value, Value> highK = unpack(shuffle(args[5], fromColumn));
+      for (int r = 0; r < 2; ++r) {
+        auto fma = [&](Value x, Value y, Value z) -> Value {
+          return LLVM::FMAOp::create(b, loc, x, y, z);
+        };
+        Value &sum = acc[r][j];
+        sum = fma(a[r].first, lowK.first, sum);
+        sum = fma(a[r].second, lowK.second, sum);
+        sum = fma(a[r + 2].first, highK.first, sum);
+        sum = fma(a[r + 2].second, highK.second, sum);
+      }
+    }
+  }
+  Value result = LLVM::UndefOp::create(b, loc, resultType);
+  int64_t position = 0;
+  for (int r = 0; r < 2; ++r)
+    for (int j = 0; j < 2; ++j)
+      result = LLVM::InsertValueOp::create(b, loc, result, acc[r][j],
+                                           ArrayRef<int64_t>{position++});
+  return result;
+}
+
+struct MlxcWarpMatrixOpsPass final
+    : mlx::impl::MlxcWarpMatrixOpsBase<MlxcWarpMatrixOpsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    WalkResult walk = getOperation()->walk([&](gpu::GPUModuleOp module) {
+      int64_t chip = moduleChip(module);
+      for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+        if (!func.isExternal() ||
+            !func.getName().starts_with(mlx::kWarpMmaPrefix))
+          continue;
+        StringRef type = func.getName().drop_front(mlx::kWarpMmaPrefix.size());
+        auto fnType = func.getFunctionType();
+        if ((type != "bf16" && type != "f16") || fnType.getNumParams() != 10 ||
+            !isa<LLVM::LLVMStructType>(fnType.getReturnType())) {
+          func.emitOpError() << "is not a warp MMA function mlxc defines";
+          return WalkResult::interrupt();
+        }
+        if (chip == 0) {
+          module.emitError() << "mlxc-warp-matrix-ops: the module has no "
+                                "NVVM target chip";
+          return WalkResult::interrupt();
+        }
+        OpBuilder b(func.getContext());
+        Block *entry = func.addEntryBlock(b);
+        b.setInsertionPointToStart(entry);
+        Location loc = func.getLoc();
+        bool bf16 = type == "bf16";
+        Value result =
+            chip >= 80 ? buildTensorCoreMma(b, loc, bf16, entry->getArguments(),
+                                            fnType.getReturnType())
+                       : buildEmulatedMma(b, loc, bf16, entry->getArguments(),
+                                          fnType.getReturnType());
+        LLVM::ReturnOp::create(b, loc, result);
+        func.setLinkage(LLVM::Linkage::Internal);
+        func.setPassthroughAttr(
+            b.getArrayAttr({b.getStringAttr("alwaysinline")}));
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,211 @@
+//===- RaiseAttention.cpp - the mlx-raise-attention pass ------------------===//
+//
+// An MLX export made on the CPU holds attention as MLX's fallback graph:
+// `matmul(scale * q, transpose(k))`, a causal `select`, a `softmax` over the
+// keys and a `matmul` with v. The GPU runs that as a flash-attention kernel
+// (kernel.attention) when the op is whole again: this pass raises the
+// fallback graph back to `mlx.scaled_dot_product_attention` where such a
+// kernel can take it, and `mlx-decompose{keep-attention}` leaves those ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "Mlx/MlxOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
+
+namespace mlir::mlx {
+#define GEN_PASS_DEF_MLXRAISEATTENTION
+#include "passes/Passes.h.inc"
+} // namespace mlir::mlx
+
+using namespace mlir;
+using namespace mlir::mlx;
+
+bool mlx::canFormAttentionKernel(Type query, Type key, Type value, bool causal,
+                                 bool hasMask, bool hasSinks) {
+  auto q = dyn_cast<RankedTensorType>(query);
+  auto k = dyn_cast<RankedTensorType>(key);
+  auto v = dyn_cast<RankedTensorType>(value);
+  if (!q || !k || !v || hasMask || hasSinks || q.getRank() != 4 ||
+      k.getRank() != 4 || v.getRank() != 4 || !q.hasStaticShape() ||
+      !k.hasStaticShape() || !v.hasStaticShape())
+    return false;
+  Type element = q.getElementType();
+  if (!(element.isBF16() || element.isF16()) || k.getElementType() != element ||
+      v.getElementType() != element)
+    return false;
+  ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape();
+  auto headDim = [](int64_t d) { return d == 64 || d == 128; };
+  // Whole 64-row query and key tiles; a decode step (one query) is the
+  // row kernels' work.
+  return qs[0] == ks[0] && qs[0] == vs[0] && ks[1] == vs[1] && ks[1] > 0 &&
+         qs[1] % ks[1] == 0 && ks[2] == vs[2] && qs[3] == ks[3] &&
+         headDim(qs[3]) && headDim(vs[3]) && qs[2] % 64 == 0 &&
+         ks[2] % 64 == 0 && qs[2] > 0 && (!causal || ks[2] >= qs[2]);
+}
+
+bool mlx::canFormAttentionKernel(ScaledDotProductAttentionOp op) {
+  return canFormAttentionKernel(
+      op.getQueries().getType(), op.getKeys().getType(),
+      op.getValues().getType(), op.getCausal(), op.getMask() != nullptr,
+      op.getSinks() != nullptr);
+}
+
+namespace {
+/// `value` through broadcasts, dims expansions and reshapes that keep its
+/// element count.
+Value peelLayout(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<BroadcastToOp, ExpandDimsOp, ReshapeOp>(def))
+      break;
+    Value source = def->getOperand(0);
+    auto from = cast<RankedTensorType>(source.getType());
+    auto to = cast<RankedTensorType>(value.getType());
+    if (!isa<BroadcastToOp>(def) &&
+        (!from.hasStaticShape() || !to.hasStaticShape() ||
+         from.getNumElements() != to.getNumElements()))
+      break;
+    value = source;
+  }
+  return value;
+}
+
+/// The splat value of a constant, through broadcasts.
+std::optional<double> splatValue(Value value) {
+  auto constant = peelLayout(value).getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!elements || !elements.isSplat() ||
+      !isa<FloatType>(elements.getElementType()))
+    return std::nullopt;
+  return elements.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// Whether `value` is `arange(start, start + n)` (step 1), shaped so that
+/// its elements run along axis `axis` of a rank-`rank` result (through
+/// broadcasts, which are checked by shape).
+bool isRange(Value value, int64_t start, int64_t n) {
+  auto arange = peelLayout(value).getDefiningOp<ArangeOp>();
+  if (!arange)
+    return false;
+  auto type = cast<RankedTensorType>(arange.getType());
+  return type.getRank() == 1 && type.getDimSize(0) == n &&
+         arange.getStart().convertToDouble() == static_cast<double>(start) &&
+         arange.getStep().convertToDouble() == 1.0;
+}
+
+/// Whether `condition` is MLX's causal mask of L queries over S keys:
+/// `(S - L + i) >= j`, i down the rows and j along the columns.
+bool isCausalMask(Value condition, int64_t queries, int64_t keys) {
+  auto ge = peelLayout(condition).getDefiningOp<GreaterEqualOp>();
+  if (!ge)
+    return false;
+  // The operands before their broadcasts: a column of L and a row of S.
+  auto unbroadcast = [](Value value) {
+    while (auto broadcast = value.getDefiningOp<BroadcastToOp>())
+      value = broadcast.getX();
+    return cast<RankedTensorType>(value.getType());
+  };
+  RankedTensorType rows = unbroadcast(ge.getLhs());
+  RankedTensorType columns = unbroadcast(ge.getRhs());
+  if (rows.getRank() < 2 || !rows.hasStaticShape() ||
+      rows.getShape().take_back(2) != ArrayRef<int64_t>{queries, 1} ||
+      rows.getNumElements() != queries || !columns.hasStaticShape() ||
+      columns.getShape().back() != keys || columns.getNumElements() != keys)
+    return false;
+  return isRange(ge.getLhs(), keys - queries, queries) &&
+         isRange(ge.getRhs(), 0, keys);
+}
+
+/// matmul(softmax(mask?(matmul(scale * q, transpose(k)))), v) ->
+/// scaled_dot_product_attention(q, k, v).
+struct RaiseAttention final : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto softmax = op.getLhs().getDefiningOp<SoftmaxOp>();
+    if (!softmax || !softmax->hasOneUse())
+      return failure();
+    auto scoresType = cast<RankedTensorType>(softmax.getX().getType());
+    int64_t rank = scoresType.getRank();
+    if (rank != 4 || !softmax.getAxes() || softmax.getAxes()->size() != 1 ||
+        ((*softmax.getAxes())[0] != -1 && (*softmax.getAxes())[0] != 3))
+      return failure();
+    Value scores = softmax.getX();
+    bool causal = false;
+    if (auto select = scores.getDefiningOp<SelectOp>()) {
+      std::optional<double> fill = splatValue(select.getY());
+      // A masked score far below any kept one: its probability is 0.
+      if (!select->hasOneUse() || !fill || *fill > -6.0e4 ||
+          !isCausalMask(select.getCondition(), scoresType.getDimSize(2),
+                        scoresType.getDimSize(3)))
+        return failure();
+      causal = true;
+      scores = select.getX();
+    }
+    auto product = scores.getDefiningOp<MatmulOp>();
+    if (!product || !product->hasOneUse())
+      return failure();
+    auto transpose = product.getRhs().getDefiningOp<TransposeOp>();
+    if (!transpose || transpose.getAxes() != ArrayRef<int64_t>{0, 1, 3, 2})
+      return failure();
+    Value q = product.getLhs(), k = transpose.getX(), v = op.getRhs();
+    double scale = 1.0;
+    if (auto multiply = q.getDefiningOp<MultiplyOp>();
+        multiply && multiply->hasOneUse()) {
+      Value other;
+      std::optional<double> factor;
+      if ((factor = splatValue(multiply.getLhs())))
+        other = multiply.getRhs();
+      else if ((factor = splatValue(multiply.getRhs())))
+        other = multiply.getLhs();
+      if (other && other.getType() == multiply.getType()) {
+        scale = *factor;
+        q = other;
+      }
+    }
+    // The fallback computes in the inputs' dtype throughout.
+    Type element = cast<RankedTensorType>(q.getType()).getElementType();
+    for (Value value :
+         {scores, Value(softmax.getResult()), Value(op.getResult())})
+      if (cast<RankedTensorType>(value.getType()).getElementType() != element)
+        return failure();
+    if (!canFormAttentionKernel(q.getType(), k.getType(), v.getType(), causal,
+                                /*hasMask=*/false, /*hasSinks=*/false) ||
+        op.getType() != RankedTensorType::get(
+                            {cast<RankedTensorType>(q.getType()).getDimSize(0),
+                             cast<RankedTensorType>(q.getType()).getDimSize(1),
+                             cast<RankedTensorType>(q.getType()).getDimSize(2),
+                             cast<RankedTensorType>(v.getType()).getDimSize(3)},
+                            element))
+      return failure();
+    // The grouped-query fallback reshapes q; this form has one head per
+    // key head.
+    if (cast<RankedTensorType>(q.getType()).getDimSize(1) !=
+        cast<RankedTensorType>(k.getType()).getDimSize(1))
+      return failure();
+    rewriter.replaceOpWithNewOp<ScaledDotProductAttentionOp>(
+        op, op.getType(), q, k, v, /*mask=*/Value(), /*sinks=*/Value(),
+        rewriter.getF32FloatAttr(static_cast<float>(scale)),
+        rewriter.getBoolAttr(causal));
+    return success();
+  }
+};
+
+struct MlxRaiseAttentionPass final
+    : mlx::impl::MlxRaiseAttentionBase<MlxRaiseAttentionPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<RaiseAttention>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
