@@ -563,13 +563,17 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     outlined. Each `kernel.attention` becomes a `gpu.launch` of the
     FlashAttention-2 forward pass: blocks of four warps over 64 queries of
     one head, key and value tiles of 64 rows staged in shared memory
-    (16-byte chunks, swizzled), scores and P.V as m16n8k16 tensor-core
-    products (calls of the warp MMA function that `mlxc-warp-matrix-ops`
-    defines per chip), the softmax online in registers in base 2. The
-    scores never reach memory; a causal kernel skips the key tiles past its
-    last row. bf16 and f16, head dims 64 and 128, 64-row query and key
-    tiles (the shapes `mlx-raise-attention` admits); an operand whose rows
-    are not 16-byte aligned is copied first.
+    (16-byte chunks, swizzled; the next tile's global loads in flight while
+    one is computed), fragments read with ldmatrix, scores and P.V as
+    m16n8k16 tensor-core products (calls of the functions that
+    `mlxc-warp-matrix-ops` defines per chip), the softmax online in
+    registers in base 2. The scores never reach memory; a causal kernel
+    skips the key tiles past its last row. bf16 and f16, head dims 64 and
+    128, 64-row query and key tiles (the shapes `mlx-raise-attention`
+    admits). The layout copies around the op (MLX's [B, L, H, D] <->
+    [B, H, L, D] transposes), when only the op reads or writes their
+    buffer, become strided views; an operand whose rows are not 16-byte
+    aligned is copied first.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -584,10 +588,13 @@ def MlxcWarpMatrixOps : Pass<"mlxc-warp-matrix-ops", "::mlir::ModuleOp"> {
   let description = [{
     Runs on lowered gpu.modules (LLVM dialect) after `mlxc-chip-variants`.
     Kernels declare `mlxc_mma_m16n8k16_bf16` / `_f16` (one lane's fragments
-    of a 16x8x16 product; `codegen/Cuda/WarpMatrix.h`). Each declaration
-    gets a body for its module's chip: `nvvm.mma.sync` from sm_80 on;
-    shuffles and float32 FMAs below, so that the sm_70 PTX that every GPU
-    can run computes the same product. The body is inlined (alwaysinline).
+    of a 16x8x16 product) and `mlxc_ldmatrix_x4` / `_x4_trans` (four 8x8
+    16-bit matrices from shared memory; `codegen/Cuda/WarpMatrix.h`). Each
+    declaration gets a body for its module's chip: `nvvm.mma.sync` from
+    sm_80 on and `nvvm.ldmatrix` from sm_75 on; below, shuffles with float32
+    FMAs and shuffled row addresses with plain shared loads, so that the
+    sm_70 PTX that every GPU can run computes the same. The bodies are
+    inlined (alwaysinline).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

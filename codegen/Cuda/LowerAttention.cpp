@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -54,6 +55,94 @@ bool isRowAligned(MemRefType type) {
   return llvm::all_of(ArrayRef(strides).drop_back(), [](int64_t s) {
     return !ShapedType::isDynamic(s) && s % 8 == 0;
   });
+}
+
+/// Whether `op` touches `value` (uses it, or a view of it).
+bool touches(Operation *op, Value value) {
+  for (Operation *user : value.getUsers())
+    if (op == user || op->isAncestor(user))
+      return true;
+  return false;
+}
+
+/// Whether any op strictly between `from` and `to` (one block) uses
+/// `value`.
+bool usedBetween(Operation *from, Operation *to, Value value) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (touches(op, value))
+      return true;
+  return false;
+}
+
+/// A transpose that keeps the innermost axis, as a view: the kernel reads
+/// or writes through strides where a copy kernel would move the tensor.
+Value transposedView(OpBuilder &b, Location loc, Value source,
+                     ArrayRef<int64_t> permutation) {
+  auto map = AffineMap::getPermutationMap(permutation, b.getContext());
+  return memref::TransposeOp::create(b, loc, source, AffineMapAttr::get(map));
+}
+
+/// Folds the layout copies around `op` (MLX's [B, L, H, D] <-> [B, H, L, D]
+/// transposes of q, k, v and the output) into strided views: an operand
+/// buffer written only by a linalg.transpose just before and read only by
+/// `op` is read through the transpose's source, and an output buffer read
+/// only by a linalg.transpose after `op` becomes a view of its destination.
+void foldLayoutCopies(kernel::AttentionOp op) {
+  auto onlyUsers = [](Value buffer, Operation *a, Operation *b) {
+    return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      return user == a || user == b || isa<memref::DeallocOp>(user);
+    });
+  };
+  auto keepsInnermost = [](linalg::TransposeOp t) {
+    return t.getPermutation().back() ==
+           static_cast<int64_t>(t.getPermutation().size()) - 1;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value buffer = operand.get();
+    if (!buffer.getDefiningOp<memref::AllocOp>())
+      continue;
+    if (op.isDpsInit(&operand)) {
+      linalg::TransposeOp copy;
+      for (Operation *user : buffer.getUsers())
+        if (auto t = dyn_cast<linalg::TransposeOp>(user))
+          copy = t;
+      if (!copy || copy.getInput() != buffer || !keepsInnermost(copy) ||
+          copy->getBlock() != op->getBlock() || copy->isBeforeInBlock(op) ||
+          !onlyUsers(buffer, op, copy) || usedBetween(op, copy, buffer))
+        continue;
+      Value dest = copy.getInit();
+      Operation *def = dest.getDefiningOp();
+      if (usedBetween(op, copy, dest) ||
+          (def &&
+           (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op))) ||
+          (!def && cast<BlockArgument>(dest).getOwner() != op->getBlock()))
+        continue;
+      // dest[perm[i]] = out[i]: out is dest seen through the inverse.
+      SmallVector<int64_t> inverse(copy.getPermutation().size());
+      for (auto [i, p] : llvm::enumerate(copy.getPermutation()))
+        inverse[p] = i;
+      OpBuilder b(op);
+      operand.set(transposedView(b, op.getLoc(), dest, inverse));
+      copy.erase();
+      continue;
+    }
+    auto copy = dyn_cast_or_null<linalg::TransposeOp>([&]() -> Operation * {
+      for (Operation *user : buffer.getUsers())
+        if (isa<linalg::TransposeOp>(user))
+          return user;
+      return nullptr;
+    }());
+    if (!copy || copy.getInit() != buffer || !keepsInnermost(copy) ||
+        copy->getBlock() != op->getBlock() || !copy->isBeforeInBlock(op) ||
+        !onlyUsers(buffer, op, copy) || usedBetween(copy, op, copy.getInput()))
+      continue;
+    // buffer[i] = input[perm[i]]: a view of the input.
+    OpBuilder b(op);
+    operand.set(
+        transposedView(b, op.getLoc(), copy.getInput(), copy.getPermutation()));
+    copy.erase();
+  }
 }
 
 /// Builds one kernel's body; every helper emits at the builder's point.
@@ -98,6 +187,19 @@ public:
       c[i] = LLVM::ExtractValueOp::create(b, loc, call.getResult(), i);
   }
 
+  /// Four 8x8 matrices from shared memory, one i32 of each per lane.
+  std::array<Value, 4> ldmatrix(FlatSymbolRefAttr function, Value address) {
+    Type i32t = i32;
+    auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                 {i32t, i32t, i32t, i32t});
+    Value at = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+    auto call = LLVM::CallOp::create(b, loc, type, function, ValueRange{at});
+    std::array<Value, 4> words;
+    for (int64_t i = 0; i < 4; ++i)
+      words[i] = LLVM::ExtractValueOp::create(b, loc, call.getResult(), i);
+    return words;
+  }
+
   /// `value` combined with the lanes `1` and `2` apart (a row's quad).
   Value quadReduce(Value value, bool isMax) {
     for (int offset : {1, 2}) {
@@ -117,6 +219,20 @@ public:
   Type f32, i32, resultType;
 };
 
+/// The declaration of an ldmatrix function (WarpMatrix.h), made once.
+FlatSymbolRefAttr declareLdMatrix(ModuleOp module, StringRef name) {
+  MLIRContext *ctx = module.getContext();
+  if (!module.lookupSymbol(name)) {
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i32 = b.getI32Type();
+    auto type = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32}),
+        {b.getI64Type()});
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+  }
+  return FlatSymbolRefAttr::get(ctx, name);
+}
+
 /// The declaration of the warp MMA function for `element`, made once.
 FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
   std::string name = mlx::warpMmaName(element);
@@ -134,7 +250,9 @@ FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
   return FlatSymbolRefAttr::get(ctx, name);
 }
 
-LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
+LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
+                    FlatSymbolRefAttr ldmatrix,
+                    FlatSymbolRefAttr ldmatrixTrans) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   MLIRContext *ctx = b.getContext();
@@ -249,6 +367,11 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
                       workgroup),
       smem, kb.index(keyTileBytes), ValueRange{});
 
+  // ldmatrix row addresses: lane 8i + j gives row j of matrix i.
+  Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+  Value matrix = arith::DivUIOp::create(b, loc, lane, kb.index(8));
+  Value matrixRow = arith::RemUIOp::create(b, loc, lane, kb.index(8));
+
   // Key tiles to visit: all, or up to the block's last row's last key.
   Value tiles = kb.index(keys / kKeyTile);
   if (causal)
@@ -267,6 +390,47 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
   init.append({negInf, negInf, zero, zero}); // row max and sum, rows g, g+8
   const double log2e = 1.4426950408889634;
 
+  // A key or value tile moves 16 bytes a thread at a time: loads from
+  // global memory into registers, then stores into shared memory with the
+  // row's chunks swizzled (chunk ^ row % 8).
+  auto tileChunk = [&](int64_t i, int64_t width) {
+    int64_t chunks = width / 8;
+    Value c = kb.add(tid, i * kWarps * 32);
+    return std::make_pair(arith::DivUIOp::create(b, loc, c, kb.index(chunks)),
+                          arith::RemUIOp::create(b, loc, c, kb.index(chunks)));
+  };
+  auto chunksPerThread = [&](int64_t width) {
+    return kKeyTile * (width / 8) / (kWarps * 32);
+  };
+  auto loadTile = [&](Value source, Value tileIndex, int64_t width) {
+    SmallVector<Value> values;
+    auto group = VectorType::get({8}, element);
+    for (int64_t i = 0; i < chunksPerThread(width); ++i) {
+      auto [r, ch] = tileChunk(i, width);
+      auto load = vector::LoadOp::create(
+          b, loc, group, source,
+          ValueRange{bIdx, kvHead, kb.add(kb.mul(tileIndex, kKeyTile), r),
+                     kb.mul(ch, 8)});
+      load.setAlignment(16);
+      values.push_back(load);
+    }
+    return values;
+  };
+  auto storeTile = [&](ArrayRef<Value> values, Value tileBuffer,
+                       int64_t width) {
+    for (auto [i, value] : llvm::enumerate(values)) {
+      auto [r, ch] = tileChunk(i, width);
+      Value swizzled = arith::XOrIOp::create(
+          b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
+      auto store = vector::StoreOp::create(b, loc, value, tileBuffer,
+                                           ValueRange{r, kb.mul(swizzled, 8)});
+      store.setAlignment(16);
+    }
+  };
+  int64_t kChunks = chunksPerThread(dim), vChunks = chunksPerThread(vdim);
+  llvm::append_range(init, loadTile(k, kb.index(0), dim));
+  llvm::append_range(init, loadTile(v, kb.index(0), vdim));
+
   auto loop = scf::ForOp::create(
       b, loc, kb.index(0), tiles, kb.index(1), init,
       [&](OpBuilder &nested, Location, Value tile, ValueRange carried) {
@@ -278,46 +442,34 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
         Value rowSum[2] = {carried[vTiles * 4 + 2], carried[vTiles * 4 + 3]};
         Value firstKey = kb.mul(tile, kKeyTile);
 
-        // Stage the tiles: 16 bytes a thread at a time, chunks swizzled.
-        auto stage = [&](Value source, Value tileBuffer, int64_t width) {
-          int64_t chunks = width / 8;
-          auto group = VectorType::get({8}, element);
-          for (int64_t i = 0; i < kKeyTile * chunks / (kWarps * 32); ++i) {
-            Value c = kb.add(tid, i * kWarps * 32);
-            Value r = arith::DivUIOp::create(b, loc, c, kb.index(chunks));
-            Value ch = arith::RemUIOp::create(b, loc, c, kb.index(chunks));
-            auto load = vector::LoadOp::create(
-                b, loc, group, source,
-                ValueRange{bIdx, kvHead, kb.add(firstKey, r), kb.mul(ch, 8)});
-            load.setAlignment(16);
-            Value swizzled = arith::XOrIOp::create(
-                b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
-            auto store = vector::StoreOp::create(
-                b, loc, load, tileBuffer, ValueRange{r, kb.mul(swizzled, 8)});
-            store.setAlignment(16);
-          }
-        };
-        stage(k, kTile, dim);
-        stage(v, vTile, vdim);
+        // This tile to shared memory; the next one's loads in flight while
+        // this one is computed (the last tile loads itself again).
+        storeTile(SmallVector<Value>(carried.slice(vTiles * 4 + 4, kChunks)),
+                  kTile, dim);
+        storeTile(SmallVector<Value>(
+                      carried.slice(vTiles * 4 + 4 + kChunks, vChunks)),
+                  vTile, vdim);
         gpu::BarrierOp::create(b, loc);
+        Value next =
+            arith::MinUIOp::create(b, loc, kb.add(tile, 1), kb.add(tiles, -1));
+        SmallVector<Value> nextK = loadTile(k, next, dim);
+        SmallVector<Value> nextV = loadTile(v, next, vdim);
 
-        // Scores: 8 fragments of 8 keys; key row nt * 8 + g has swizzle g.
+        // Scores: 8 fragments of 8 keys. One ldmatrix gives the B fragments
+        // of two k-steps: matrices i = 0..3 are the 16-byte chunks 4kp + i
+        // of key rows nt * 8 + j (swizzle j).
         SmallVector<std::array<Value, 4>> s(kKeyTile / 8);
         for (int64_t nt = 0; nt < kKeyTile / 8; ++nt) {
           std::array<Value, 4> c = {zero, zero, zero, zero};
-          Value keyRow = kb.add(g, nt * 8);
-          for (int64_t kk = 0; kk < kSteps; ++kk) {
-            Value bFrag[2];
-            for (int half = 0; half < 2; ++half) {
-              Value chunk =
-                  arith::XOrIOp::create(b, loc, kb.index(2 * kk + half), g);
-              auto load = vector::LoadOp::create(
-                  b, loc, pair, kTile,
-                  ValueRange{keyRow, kb.add(kb.mul(chunk, 8), t2)});
-              load.setAlignment(4);
-              bFrag[half] = kb.pack(load);
-            }
-            kb.mmaInto(qFrag[kk], bFrag, c);
+          Value rowAddress =
+              kb.add(smemBase, kb.mul(kb.add(matrixRow, nt * 8), dim * 2));
+          for (int64_t kp = 0; kp < kSteps / 2; ++kp) {
+            Value chunk = arith::XOrIOp::create(b, loc, kb.add(matrix, 4 * kp),
+                                                matrixRow);
+            std::array<Value, 4> words =
+                kb.ldmatrix(ldmatrix, kb.add(rowAddress, kb.mul(chunk, 16)));
+            kb.mmaInto(qFrag[2 * kp], {words[0], words[1]}, c);
+            kb.mmaInto(qFrag[2 * kp + 1], {words[2], words[3]}, c);
           }
           s[nt] = c;
         }
@@ -378,30 +530,35 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma) {
                        kb.packFloats(s[2 * ks + 1][0], s[2 * ks + 1][1]),
                        kb.packFloats(s[2 * ks + 1][2], s[2 * ks + 1][3])};
 
-        // acc += P.V: B[k][n] = V[k][n]; value row k has swizzle k % 8.
-        for (int64_t dn = 0; dn < vTiles; ++dn)
-          for (int64_t ks = 0; ks < kKeyTile / 16; ++ks) {
-            Value bFrag[2];
-            for (int half = 0; half < 2; ++half) {
-              Value elems[2];
-              for (int e = 0; e < 2; ++e) {
-                Value keyRow = kb.add(t2, ks * 16 + half * 8 + e);
-                Value chunk =
-                    arith::XOrIOp::create(b, loc, kb.index(dn), kb.add(t2, e));
-                elems[e] = memref::LoadOp::create(
-                    b, loc, vTile,
-                    ValueRange{keyRow, kb.add(kb.mul(chunk, 8), g)});
-              }
-              bFrag[half] = kb.pack(vector::FromElementsOp::create(
-                  b, loc, pair, ValueRange{elems[0], elems[1]}));
-            }
-            kb.mmaInto(pFrag[ks], bFrag,
-                       MutableArrayRef<Value>(acc).slice(dn * 4, 4));
+        // acc += P.V: B[k][n] = V[k][n], transposed by ldmatrix: matrices
+        // i = 0..3 are rows ks * 16 + (i % 2) * 8 + j of chunk 2dp + i / 2
+        // (swizzle j), the B fragments of dims 2dp and 2dp + 1.
+        Value vBase = kb.add(smemBase, keyTileBytes);
+        for (int64_t ks = 0; ks < kKeyTile / 16; ++ks) {
+          Value row = kb.add(
+              kb.add(kb.mul(arith::RemUIOp::create(b, loc, matrix, kb.index(2)),
+                            8),
+                     matrixRow),
+              ks * 16);
+          Value rowAddress = kb.add(vBase, kb.mul(row, vdim * 2));
+          Value half = arith::DivUIOp::create(b, loc, matrix, kb.index(2));
+          for (int64_t dp = 0; dp < vTiles / 2; ++dp) {
+            Value chunk =
+                arith::XOrIOp::create(b, loc, kb.add(half, 2 * dp), matrixRow);
+            std::array<Value, 4> words = kb.ldmatrix(
+                ldmatrixTrans, kb.add(rowAddress, kb.mul(chunk, 16)));
+            kb.mmaInto(pFrag[ks], {words[0], words[1]},
+                       MutableArrayRef<Value>(acc).slice(2 * dp * 4, 4));
+            kb.mmaInto(pFrag[ks], {words[2], words[3]},
+                       MutableArrayRef<Value>(acc).slice((2 * dp + 1) * 4, 4));
           }
+        }
         // The next tile overwrites these.
         gpu::BarrierOp::create(b, loc);
         SmallVector<Value> results(acc);
         results.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
+        llvm::append_range(results, nextK);
+        llvm::append_range(results, nextV);
         scf::YieldOp::create(b, loc, results);
       });
 
@@ -444,8 +601,11 @@ struct MlxcLowerAttentionPass final
         op.emitOpError() << "must be bufferized before mlxc-lower-attention";
         return signalPassFailure();
       }
+      foldLayoutCopies(op);
       Type element = cast<MemRefType>(op.getQuery().getType()).getElementType();
-      if (failed(lower(op, declareWarpMma(module, element))))
+      if (failed(lower(op, declareWarpMma(module, element),
+                       declareLdMatrix(module, mlx::kLdMatrixName),
+                       declareLdMatrix(module, mlx::kLdMatrixTransName))))
         return signalPassFailure();
     }
   }

@@ -13,6 +13,12 @@
 // with two 16-bit elements packed in each i32 of a and b (the lower column
 // or row in the low half); it returns D = A.B + C in the layout of c.
 //
+// Fragments come from shared memory through `mlxc_ldmatrix_x4` and
+// `mlxc_ldmatrix_x4_trans` (an i64 shared-memory address per lane, the
+// start of one 8-element row: lanes 8i..8i+7 give matrix i's rows; they
+// return one i32 per matrix): PTX's ldmatrix from sm_75 on, shuffles and
+// loads before.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLXC_CODEGEN_CUDA_WARPMATRIX_H
@@ -25,6 +31,9 @@
 
 namespace mlir::mlx {
 constexpr llvm::StringLiteral kWarpMmaPrefix = "mlxc_mma_m16n8k16_";
+
+constexpr llvm::StringLiteral kLdMatrixName = "mlxc_ldmatrix_x4";
+constexpr llvm::StringLiteral kLdMatrixTransName = "mlxc_ldmatrix_x4_trans";
 
 /// The warp MMA function's name for 16-bit float `element` (bf16 or f16).
 inline std::string warpMmaName(Type element) {

@@ -125,6 +125,70 @@ Value buildEmulatedMma(OpBuilder &b, Location loc, bool bf16, ValueRange args,
   return result;
 }
 
+/// ldmatrix .x4 (transposed or not) from sm_75 on.
+Value buildLdMatrix(OpBuilder &b, Location loc, Value address, bool transpose,
+                    Type resultType) {
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
+  return NVVM::LdMatrixOp::create(
+      b, loc, resultType, ptr, /*num=*/4,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+}
+
+/// The same from shuffled row addresses: lane (g, t) takes row g of each
+/// matrix at column pair t, or, transposed, column g of rows 2t and 2t + 1.
+Value buildEmulatedLdMatrix(OpBuilder &b, Location loc, Value address,
+                            bool transpose, Type resultType) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type(), i16 = b.getI16Type();
+  auto c = [&](int32_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value g = LLVM::LShrOp::create(b, loc, lane, c(2));
+  Value t = LLVM::AndOp::create(b, loc, lane, c(3));
+  // Shared-memory addresses fit in 32 bits.
+  Value low = LLVM::TruncOp::create(b, loc, i32, address);
+  auto rowAddress = [&](Value sourceLane) -> Value {
+    Value a = NVVM::ShflOp::create(b, loc, i32, c(-1), low, sourceLane, c(0x1f),
+                                   NVVM::ShflKind::idx, UnitAttr());
+    return LLVM::ZExtOp::create(b, loc, i64, a);
+  };
+  auto load = [&](Type type, Value at) -> Value {
+    return LLVM::LoadOp::create(b, loc, type,
+                                LLVM::IntToPtrOp::create(b, loc, ptr3, at));
+  };
+  Value result = LLVM::UndefOp::create(b, loc, resultType);
+  for (int32_t i = 0; i < 4; ++i) {
+    Value word;
+    if (!transpose) {
+      Value row = rowAddress(LLVM::AddOp::create(b, loc, g, c(8 * i)));
+      Value offset = LLVM::ZExtOp::create(b, loc, i64,
+                                          LLVM::ShlOp::create(b, loc, t, c(2)));
+      word = load(i32, LLVM::AddOp::create(b, loc, row, offset));
+    } else {
+      Value column = LLVM::ZExtOp::create(b, loc, i64,
+                                          LLVM::ShlOp::create(b, loc, g, c(1)));
+      Value first = LLVM::AddOp::create(
+          b, loc, LLVM::ShlOp::create(b, loc, t, c(1)), c(8 * i));
+      Value halves[2];
+      for (int e = 0; e < 2; ++e) {
+        Value row =
+            rowAddress(e ? LLVM::AddOp::create(b, loc, first, c(1)) : first);
+        halves[e] = LLVM::ZExtOp::create(
+            b, loc, i32, load(i16, LLVM::AddOp::create(b, loc, row, column)));
+      }
+      word = LLVM::OrOp::create(b, loc, halves[0],
+                                LLVM::ShlOp::create(b, loc, halves[1], c(16)));
+    }
+    result =
+        LLVM::InsertValueOp::create(b, loc, result, word, ArrayRef<int64_t>{i});
+  }
+  return result;
+}
+
 struct MlxcWarpMatrixOpsPass final
     : mlx::impl::MlxcWarpMatrixOpsBase<MlxcWarpMatrixOpsPass> {
   using Base::Base;
@@ -132,14 +196,23 @@ struct MlxcWarpMatrixOpsPass final
     WalkResult walk = getOperation()->walk([&](gpu::GPUModuleOp module) {
       int64_t chip = moduleChip(module);
       for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-        if (!func.isExternal() ||
-            !func.getName().starts_with(mlx::kWarpMmaPrefix))
+        if (!func.isExternal())
           continue;
-        StringRef type = func.getName().drop_front(mlx::kWarpMmaPrefix.size());
+        StringRef name = func.getName();
+        bool isMma = name.starts_with(mlx::kWarpMmaPrefix);
+        bool isLoad =
+            name == mlx::kLdMatrixName || name == mlx::kLdMatrixTransName;
+        if (!isMma && !isLoad)
+          continue;
+        StringRef type =
+            isMma ? name.drop_front(mlx::kWarpMmaPrefix.size()) : "";
         auto fnType = func.getFunctionType();
-        if ((type != "bf16" && type != "f16") || fnType.getNumParams() != 10 ||
-            !isa<LLVM::LLVMStructType>(fnType.getReturnType())) {
-          func.emitOpError() << "is not a warp MMA function mlxc defines";
+        if (!isa<LLVM::LLVMStructType>(fnType.getReturnType()) ||
+            (isMma && ((type != "bf16" && type != "f16") ||
+                       fnType.getNumParams() != 10)) ||
+            (isLoad && (fnType.getNumParams() != 1 ||
+                        !fnType.getParamType(0).isInteger(64)))) {
+          func.emitOpError() << "is not a warp matrix function mlxc defines";
           return WalkResult::interrupt();
         }
         if (chip == 0) {
@@ -151,12 +224,23 @@ struct MlxcWarpMatrixOpsPass final
         Block *entry = func.addEntryBlock(b);
         b.setInsertionPointToStart(entry);
         Location loc = func.getLoc();
-        bool bf16 = type == "bf16";
-        Value result =
-            chip >= 80 ? buildTensorCoreMma(b, loc, bf16, entry->getArguments(),
-                                            fnType.getReturnType())
+        Type resultType = fnType.getReturnType();
+        Value result;
+        if (isMma) {
+          bool bf16 = type == "bf16";
+          result = chip >= 80
+                       ? buildTensorCoreMma(b, loc, bf16, entry->getArguments(),
+                                            resultType)
                        : buildEmulatedMma(b, loc, bf16, entry->getArguments(),
-                                          fnType.getReturnType());
+                                          resultType);
+        } else {
+          bool transpose = name == mlx::kLdMatrixTransName;
+          result = chip >= 75
+                       ? buildLdMatrix(b, loc, entry->getArgument(0), transpose,
+                                       resultType)
+                       : buildEmulatedLdMatrix(b, loc, entry->getArgument(0),
+                                               transpose, resultType);
+        }
         LLVM::ReturnOp::create(b, loc, result);
         func.setLinkage(LLVM::Linkage::Internal);
         func.setPassthroughAttr(

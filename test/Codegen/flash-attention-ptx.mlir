@@ -3,7 +3,8 @@
 
 // The flash-attention kernel as the H200 runs it: the scores and P.V are
 // bf16 tensor-core products, the key and value tiles go through shared
-// memory 16 bytes at a time, the softmax is exp2 in registers with quad
+// memory 16 bytes at a time (the next tile's loads in flight while this one
+// is computed), fragments come from ldmatrix, the softmax is exp2 in registers with quad
 // shuffles, and nothing but the output is stored to global memory (the
 // scores never are). One kernel for the whole attention.
 // CHECK: .target sm_90
@@ -12,9 +13,12 @@
 // CHECK: ld.global{{.*}}.v4.b32
 // CHECK: st.shared.v4.b32
 // CHECK: bar.sync
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK: shfl.sync.bfly
 // CHECK: ex2.approx
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK: st.global.b32
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>) -> tensor<1x4x128x64xbf16> {
   %o = mlx.scaled_dot_product_attention %q, %k, %v {scale = 0.125 : f32, causal = true} : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>

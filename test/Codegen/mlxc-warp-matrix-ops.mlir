@@ -38,6 +38,40 @@ gpu.module @sm70 [#nvvm.target<chip = "sm_70">] {
 
 // -----
 
+// ldmatrix: from sm_75 on one ldmatrix .x4 (transposed or not) at the
+// lane's shared-memory row address.
+// CHECK-LABEL: gpu.module @ldmatrix_sm90
+// CHECK: llvm.func internal @mlxc_ldmatrix_x4(%[[A:.*]]: i64)
+// CHECK: %[[P:.*]] = llvm.inttoptr %[[A]] : i64 to !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix %[[P]] {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK: llvm.func internal @mlxc_ldmatrix_x4_trans(
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+gpu.module @ldmatrix_sm90 [#nvvm.target<chip = "sm_90">] {
+  llvm.func @mlxc_ldmatrix_x4(i64) -> !llvm.struct<(i32, i32, i32, i32)>
+  llvm.func @mlxc_ldmatrix_x4_trans(i64) -> !llvm.struct<(i32, i32, i32, i32)>
+}
+
+// -----
+
+// sm_70 has no ldmatrix: each lane takes its rows' addresses from the lanes
+// that hold them: one shuffle and one 4-byte load per matrix, or, for the
+// transposed form, two shuffles and two 2-byte loads.
+// CHECK-LABEL: gpu.module @ldmatrix_sm70
+// CHECK: llvm.func internal @mlxc_ldmatrix_x4(
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.return
+// CHECK: llvm.func internal @mlxc_ldmatrix_x4_trans(
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i16
+// CHECK: llvm.return
+gpu.module @ldmatrix_sm70 [#nvvm.target<chip = "sm_70">] {
+  llvm.func @mlxc_ldmatrix_x4(i64) -> !llvm.struct<(i32, i32, i32, i32)>
+  llvm.func @mlxc_ldmatrix_x4_trans(i64) -> !llvm.struct<(i32, i32, i32, i32)>
+}
+
+// -----
+
 // Other declarations are left alone.
 // CHECK-LABEL: gpu.module @other
 // CHECK: llvm.func @__nv_expf(f32) -> f32
