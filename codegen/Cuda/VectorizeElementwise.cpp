@@ -7,8 +7,9 @@
 // instead (V * element size = 16 bytes for the widest operand) and the body
 // runs on vector<V x T>: one `ld.global.v4` / `st.global.v4` per operand,
 // with the alignment proven from the buffers' static layouts. A
-// linalg.copy (a KV cache copied into the output before its new row) takes
-// the same path as the generic it is.
+// linalg.copy (a KV cache copied into the output before its new row) and a
+// linalg.transpose that keeps the innermost axis take the same path as the
+// generics they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,9 +17,11 @@
 #include "codegen/ShapeUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mlx {
@@ -294,6 +297,24 @@ struct MlxcVectorizeElementwisePass final
       }
       generic->setDiscardableAttrs(copy->getDiscardableAttrDictionary());
       copy.erase();
+    }
+    // A transpose that keeps the innermost axis (MLX's [B, L, H, D] <->
+    // [B, H, L, D]) moves rows of contiguous elements: as the generic it
+    // is, it vectorizes like any map.
+    SmallVector<linalg::TransposeOp> transposes;
+    getOperation()->walk([&](linalg::TransposeOp op) {
+      ArrayRef<int64_t> permutation = op.getPermutation();
+      if (op.hasPureBufferSemantics() && !permutation.empty() &&
+          permutation.back() == static_cast<int64_t>(permutation.size()) - 1)
+        transposes.push_back(op);
+    });
+    for (linalg::TransposeOp transpose : transposes) {
+      IRRewriter rewriter(transpose);
+      DictionaryAttr attrs = transpose->getDiscardableAttrDictionary();
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, transpose);
+      if (succeeded(generic))
+        (*generic)->setDiscardableAttrs(attrs);
     }
     SmallVector<std::pair<linalg::GenericOp, VectorPlan>> work;
     getOperation()->walk([&](linalg::GenericOp op) {
