@@ -319,7 +319,13 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   Value head = arith::RemUIOp::create(b, loc, bh, kb.index(heads));
   Value kvHead =
       arith::DivUIOp::create(b, loc, head, kb.index(heads / kvHeads));
-  Value blockRow = kb.mul(launch.getBlockIds().x, kBlockRows);
+  // Causal blocks of the last queries visit the most key tiles: they start
+  // first, so that the short ones fill the tail.
+  Value queryTile = launch.getBlockIds().x;
+  if (causal)
+    queryTile = arith::SubIOp::create(
+        b, loc, kb.index(queries / kBlockRows - 1), queryTile);
+  Value blockRow = kb.mul(queryTile, kBlockRows);
   Value row0 = kb.add(blockRow, kb.mul(warp, kRowsPerWarp));
   Value rows[2] = {kb.add(row0, g), kb.add(kb.add(row0, g), 8)};
 
