@@ -480,18 +480,40 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           s[nt] = c;
         }
 
-        // Causal mask: key j is visible from row i when j <= i + S - L.
+        // Causal mask: key j is visible from row i when j <= i + S - L. Only
+        // the tiles that reach past the block's first row need it.
         if (causal) {
-          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
-            for (int r = 0; r < 2; ++r)
-              for (int e = 0; e < 2; ++e) {
+          Value lastKey = kb.add(firstKey, kKeyTile - 1);
+          Value crosses =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, lastKey,
+                                    kb.add(blockRow, keys - queries));
+          SmallVector<Value> flat;
+          for (auto &fragment : s)
+            llvm::append_range(flat, fragment);
+          auto masked =
+              scf::IfOp::create(b, loc, TypeRange(ValueRange(flat)), crosses,
+                                /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard thenGuard(b);
+            b.setInsertionPointToStart(&masked.getThenRegion().front());
+            SmallVector<Value> kept;
+            for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+              for (int i = 0; i < 4; ++i) {
+                int r = i / 2, e = i % 2;
                 Value key = kb.add(kb.add(firstKey, t2), nt * 8 + e);
                 Value visible =
                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                           key, kb.add(rows[r], keys - queries));
-                Value &score = s[nt][2 * r + e];
-                score = arith::SelectOp::create(b, loc, visible, score, negInf);
+                kept.push_back(
+                    arith::SelectOp::create(b, loc, visible, s[nt][i], negInf));
               }
+            scf::YieldOp::create(b, loc, kept);
+            b.setInsertionPointToStart(&masked.getElseRegion().front());
+            scf::YieldOp::create(b, loc, flat);
+          }
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+            for (int i = 0; i < 4; ++i)
+              s[nt][i] = masked.getResult(nt * 4 + i);
         }
 
         // Online softmax, base 2: p = 2^(s log2 e - m log2 e).

@@ -10,16 +10,15 @@
 // CHECK: .target sm_90
 // CHECK-COUNT-1: .entry
 // CHECK-NOT: .entry
-// CHECK: ld.global{{.*}}.v4.b32
-// CHECK: st.shared.v4.b32
-// CHECK: bar.sync
-// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// CHECK: shfl.sync.bfly
-// CHECK: ex2.approx
-// CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// CHECK: st.global.b32
+// CHECK-DAG: ld.global{{.*}}.v4.b32
+// CHECK-DAG: st.shared.v4.b32
+// CHECK-DAG: bar.sync
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-DAG: shfl.sync.bfly
+// CHECK-DAG: ex2.approx
+// CHECK-DAG: st.global.b32
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>) -> tensor<1x4x128x64xbf16> {
   %o = mlx.scaled_dot_product_attention %q, %k, %v {scale = 0.125 : f32, causal = true} : tensor<1x4x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>
   return %o : tensor<1x4x128x64xbf16>

@@ -17,22 +17,22 @@ func.func @flash_attention(
     %v: tensor<1x2x128x64xbf16> {mlx.name = "v"},
     %kl: tensor<1x2x192x64xbf16> {mlx.name = "kl"},
     %vl: tensor<1x2x192x64xbf16> {mlx.name = "vl"},
-    %qg: tensor<2x4x64x128xbf16> {mlx.name = "qg"},
-    %kg: tensor<2x2x128x128xbf16> {mlx.name = "kg"},
-    %vg: tensor<2x2x128x64xbf16> {mlx.name = "vg"},
+    %qg: tensor<1x4x64x128xbf16> {mlx.name = "qg"},
+    %kg: tensor<1x2x128x128xbf16> {mlx.name = "kg"},
+    %vg: tensor<1x2x128x64xbf16> {mlx.name = "vg"},
     %qh: tensor<1x2x128x64xf16> {mlx.name = "qh"},
     %kh: tensor<1x2x128x64xf16> {mlx.name = "kh"},
     %vh: tensor<1x2x128x64xf16> {mlx.name = "vh"})
     -> (tensor<1x2x128x64xbf16> {mlx.name = "causal"},
         tensor<1x2x128x64xbf16> {mlx.name = "full"},
         tensor<1x2x128x64xbf16> {mlx.name = "causal_long"},
-        tensor<2x4x64x64xbf16> {mlx.name = "gqa"},
+        tensor<1x4x64x64xbf16> {mlx.name = "gqa"},
         tensor<1x2x128x64xf16> {mlx.name = "half"},
         tensor<1x2x128x64xbf16> {mlx.name = "exported"}) {
   %causal = mlx.scaled_dot_product_attention %q, %k, %v {scale = 0.125 : f32, causal = true} : tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>
   %full = mlx.scaled_dot_product_attention %q, %kl, %vl {scale = 0.125 : f32} : tensor<1x2x128x64xbf16>, tensor<1x2x192x64xbf16>, tensor<1x2x192x64xbf16>
   %causal_long = mlx.scaled_dot_product_attention %q, %kl, %vl {scale = 0.125 : f32, causal = true} : tensor<1x2x128x64xbf16>, tensor<1x2x192x64xbf16>, tensor<1x2x192x64xbf16>
-  %gqa = mlx.scaled_dot_product_attention %qg, %kg, %vg {scale = 0.08838835 : f32, causal = true} : tensor<2x4x64x128xbf16>, tensor<2x2x128x128xbf16>, tensor<2x2x128x64xbf16>
+  %gqa = mlx.scaled_dot_product_attention %qg, %kg, %vg {scale = 0.08838835 : f32, causal = true} : tensor<1x4x64x128xbf16>, tensor<1x2x128x128xbf16>, tensor<1x2x128x64xbf16>
   %half = mlx.scaled_dot_product_attention %qh, %kh, %vh {scale = 0.125 : f32, causal = true} : tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>
   // MLX's fallback, as mx.export_function writes it on the CPU.
   %0 = mlx.arange {start = 0.000000e+00 : f64, stop = 1.280000e+02 : f64} : tensor<128xi32>
@@ -54,5 +54,5 @@ func.func @flash_attention(
   %16 = mlx.softmax %15 {axes = array<i64: 3>, precise = true} : tensor<1x2x128x128xbf16>
   %exported = mlx.matmul %16, %v : tensor<1x2x128x128xbf16>, tensor<1x2x128x64xbf16>
   return %causal, %full, %causal_long, %gqa, %half, %exported
-      : tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<2x4x64x64xbf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xbf16>
+      : tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x4x64x64xbf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xbf16>
 }
