@@ -123,8 +123,22 @@ bool isCausalMask(Value condition, int64_t queries, int64_t keys) {
          isRange(ge.getRhs(), 0, keys);
 }
 
+/// `value` without a broadcast_to, and then without an expand_dims that
+/// inserts axis 2 (the grouped-query fallback's view of a key/value head as
+/// one group): the [B, Hkv, S, D] tensor, or null.
+Value ungroup(Value value) {
+  if (auto broadcast = value.getDefiningOp<BroadcastToOp>())
+    value = broadcast.getX();
+  auto expand = value.getDefiningOp<ExpandDimsOp>();
+  if (!expand || expand.getAxes() != ArrayRef<int64_t>{2})
+    return Value();
+  return expand.getX();
+}
+
 /// matmul(softmax(mask?(matmul(scale * q, transpose(k)))), v) ->
-/// scaled_dot_product_attention(q, k, v).
+/// scaled_dot_product_attention(q, k, v). The grouped-query form (rank 5)
+/// splits q's heads into [Hkv, G] (unflatten), views k and v with a group
+/// axis (expand_dims, broadcast_to) and flattens the result's heads back.
 struct RaiseAttention final : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -134,17 +148,29 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
       return failure();
     auto scoresType = cast<RankedTensorType>(softmax.getX().getType());
     int64_t rank = scoresType.getRank();
-    if (rank != 4 || !softmax.getAxes() || softmax.getAxes()->size() != 1 ||
-        ((*softmax.getAxes())[0] != -1 && (*softmax.getAxes())[0] != 3))
+    if ((rank != 4 && rank != 5) || !softmax.getAxes() ||
+        softmax.getAxes()->size() != 1 ||
+        ((*softmax.getAxes())[0] != -1 && (*softmax.getAxes())[0] != rank - 1))
       return failure();
+    bool grouped = rank == 5;
+    // What the attention replaces: the product, or the flatten of its
+    // grouped heads.
+    Operation *result = op;
+    if (grouped) {
+      auto flatten = op->hasOneUse() ? dyn_cast<FlattenOp>(*op->user_begin())
+                                     : FlattenOp();
+      if (!flatten || flatten.getStartAxis() != 1 || flatten.getEndAxis() != 2)
+        return failure();
+      result = flatten;
+    }
     Value scores = softmax.getX();
     bool causal = false;
     if (auto select = scores.getDefiningOp<SelectOp>()) {
       std::optional<double> fill = splatValue(select.getY());
       // A masked score far below any kept one: its probability is 0.
       if (!select->hasOneUse() || !fill || *fill > -6.0e4 ||
-          !isCausalMask(select.getCondition(), scoresType.getDimSize(2),
-                        scoresType.getDimSize(3)))
+          !isCausalMask(select.getCondition(), scoresType.getDimSize(rank - 2),
+                        scoresType.getDimSize(rank - 1)))
         return failure();
       causal = true;
       scores = select.getX();
@@ -152,10 +178,27 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
     auto product = scores.getDefiningOp<MatmulOp>();
     if (!product || !product->hasOneUse())
       return failure();
-    auto transpose = product.getRhs().getDefiningOp<TransposeOp>();
-    if (!transpose || transpose.getAxes() != ArrayRef<int64_t>{0, 1, 3, 2})
+    Value keysT = product.getRhs();
+    if (grouped)
+      if (auto broadcast = keysT.getDefiningOp<BroadcastToOp>())
+        keysT = broadcast.getX();
+    auto transpose = keysT.getDefiningOp<TransposeOp>();
+    SmallVector<int64_t> swapLast = llvm::to_vector(llvm::seq<int64_t>(rank));
+    std::swap(swapLast[rank - 1], swapLast[rank - 2]);
+    if (!transpose || transpose.getAxes() != ArrayRef<int64_t>(swapLast))
       return failure();
     Value q = product.getLhs(), k = transpose.getX(), v = op.getRhs();
+    if (grouped) {
+      auto unflatten = q.getDefiningOp<UnflattenOp>();
+      k = ungroup(k);
+      v = ungroup(v);
+      if (!unflatten || unflatten.getAxis() != 1 || !k || !v ||
+          unflatten.getShape().size() != 2 ||
+          unflatten.getShape()[0] !=
+              cast<RankedTensorType>(k.getType()).getDimSize(1))
+        return failure();
+      q = unflatten.getX();
+    }
     double scale = 1.0;
     if (auto multiply = q.getDefiningOp<MultiplyOp>();
         multiply && multiply->hasOneUse()) {
@@ -171,27 +214,28 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
       }
     }
     // The fallback computes in the inputs' dtype throughout.
-    Type element = cast<RankedTensorType>(q.getType()).getElementType();
+    auto qType = cast<RankedTensorType>(q.getType());
+    Type element = qType.getElementType();
     for (Value value :
          {scores, Value(softmax.getResult()), Value(op.getResult())})
       if (cast<RankedTensorType>(value.getType()).getElementType() != element)
         return failure();
-    if (!canFormAttentionKernel(q.getType(), k.getType(), v.getType(), causal,
+    Type resultType = result->getResult(0).getType();
+    if (qType.getRank() != 4 ||
+        !canFormAttentionKernel(q.getType(), k.getType(), v.getType(), causal,
                                 /*hasMask=*/false, /*hasSinks=*/false) ||
-        op.getType() != RankedTensorType::get(
-                            {cast<RankedTensorType>(q.getType()).getDimSize(0),
-                             cast<RankedTensorType>(q.getType()).getDimSize(1),
-                             cast<RankedTensorType>(q.getType()).getDimSize(2),
-                             cast<RankedTensorType>(v.getType()).getDimSize(3)},
-                            element))
+        resultType !=
+            RankedTensorType::get(
+                {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2),
+                 cast<RankedTensorType>(v.getType()).getDimSize(3)},
+                element))
       return failure();
-    // The grouped-query fallback reshapes q; this form has one head per
-    // key head.
-    if (cast<RankedTensorType>(q.getType()).getDimSize(1) !=
-        cast<RankedTensorType>(k.getType()).getDimSize(1))
+    // Without groups, one query head per key head.
+    if (!grouped && qType.getDimSize(1) !=
+                        cast<RankedTensorType>(k.getType()).getDimSize(1))
       return failure();
     rewriter.replaceOpWithNewOp<ScaledDotProductAttentionOp>(
-        op, op.getType(), q, k, v, /*mask=*/Value(), /*sinks=*/Value(),
+        result, resultType, q, k, v, /*mask=*/Value(), /*sinks=*/Value(),
         rewriter.getF32FloatAttr(static_cast<float>(scale)),
         rewriter.getBoolAttr(causal));
     return success();
