@@ -98,15 +98,18 @@ void foldLayoutCopies(kernel::AttentionOp op) {
     return t.getPermutation().back() ==
            static_cast<int64_t>(t.getPermutation().size()) - 1;
   };
+  auto transposeOf = [](Value buffer) {
+    for (Operation *user : buffer.getUsers())
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(user))
+        return transpose;
+    return linalg::TransposeOp();
+  };
   for (OpOperand &operand : op->getOpOperands()) {
     Value buffer = operand.get();
     if (!buffer.getDefiningOp<memref::AllocOp>())
       continue;
     if (op.isDpsInit(&operand)) {
-      linalg::TransposeOp copy;
-      for (Operation *user : buffer.getUsers())
-        if (auto t = dyn_cast<linalg::TransposeOp>(user))
-          copy = t;
+      linalg::TransposeOp copy = transposeOf(buffer);
       if (!copy || copy.getInput() != buffer || !keepsInnermost(copy) ||
           copy->getBlock() != op->getBlock() || copy->isBeforeInBlock(op) ||
           !onlyUsers(buffer, op, copy) || usedBetween(op, copy, buffer))
@@ -127,12 +130,7 @@ void foldLayoutCopies(kernel::AttentionOp op) {
       copy.erase();
       continue;
     }
-    auto copy = dyn_cast_or_null<linalg::TransposeOp>([&]() -> Operation * {
-      for (Operation *user : buffer.getUsers())
-        if (isa<linalg::TransposeOp>(user))
-          return user;
-      return nullptr;
-    }());
+    linalg::TransposeOp copy = transposeOf(buffer);
     if (!copy || copy.getInit() != buffer || !keepsInnermost(copy) ||
         copy->getBlock() != op->getBlock() || !copy->isBeforeInBlock(op) ||
         !onlyUsers(buffer, op, copy) || usedBetween(copy, op, copy.getInput()))
@@ -219,35 +217,37 @@ public:
   Type f32, i32, resultType;
 };
 
-/// The declaration of an ldmatrix function (WarpMatrix.h), made once.
-FlatSymbolRefAttr declareLdMatrix(ModuleOp module, StringRef name) {
-  MLIRContext *ctx = module.getContext();
+/// The LLVM declaration `name : type` in `module`, made once (an LLVM
+/// function: convert-gpu-to-nvvm would give a func.func a C interface
+/// wrapper). mlxc-warp-matrix-ops gives it its body.
+FlatSymbolRefAttr declareWarpFunction(ModuleOp module, StringRef name,
+                                      Type result, ArrayRef<Type> params) {
   if (!module.lookupSymbol(name)) {
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type i32 = b.getI32Type();
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32}),
-        {b.getI64Type()});
-    LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), name,
+                             LLVM::LLVMFunctionType::get(result, params));
   }
-  return FlatSymbolRefAttr::get(ctx, name);
+  return FlatSymbolRefAttr::get(module.getContext(), name);
 }
 
-/// The declaration of the warp MMA function for `element`, made once.
+/// An ldmatrix function (WarpMatrix.h): four i32 from one i64 address.
+FlatSymbolRefAttr declareLdMatrix(ModuleOp module, StringRef name) {
+  Builder b(module.getContext());
+  Type i32 = b.getI32Type();
+  return declareWarpFunction(
+      module, name,
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32}),
+      {b.getI64Type()});
+}
+
+/// The warp MMA function for `element` (WarpMatrix.h).
 FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
-  std::string name = mlx::warpMmaName(element);
-  MLIRContext *ctx = module.getContext();
-  // An LLVM declaration: convert-gpu-to-nvvm would give a func.func a C
-  // interface wrapper.
-  if (!module.lookupSymbol(name)) {
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type i32 = b.getI32Type(), f32 = b.getF32Type();
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32}),
-        {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32});
-    LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
-  }
-  return FlatSymbolRefAttr::get(ctx, name);
+  Builder b(module.getContext());
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  return declareWarpFunction(
+      module, mlx::warpMmaName(element),
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32}),
+      {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32});
 }
 
 LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
