@@ -557,7 +557,8 @@ def MlxcHalfExp : Pass<"mlxc-half-exp"> {
 }
 
 def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
-  let summary = "kernel.attention on buffers to a flash-attention kernel";
+  let summary = "kernel.attention on buffers to a flash-attention or a "
+                "split-key (decode) kernel";
   let description = [{
     Runs on bufferized graphs of the CUDA target, before the kernels are
     outlined. Each `kernel.attention` becomes a `gpu.launch` of the
@@ -574,12 +575,20 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     [B, H, L, D] transposes), when only the op reads or writes their
     buffer, become strided views; an operand whose rows are not 16-byte
     aligned is copied first.
+
+    Other shapes (a decode step: at most 16 queries and 64 query rows per
+    key head; bf16, f16 or f32; a boolean or additive mask, or causal)
+    become the split-key kernel (`SplitKeyAttention.cpp`): the keys split
+    into chunks across blocks, each block scores its chunk into shared
+    memory, takes its softmax and P.V, and the last block of each row group
+    to finish (an atomic count in the global `mlxc_attention_counts`)
+    rescales and adds the chunks into the output.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -328,11 +328,11 @@ struct DecomposeAttention final
     Value kt = g.op<TransposeOp>(k, {g.axes({0, 1, 3, 2})});
     kt = g.reshape(kt, {batch, hkv, 1, ks[3], keys});
     Value scores = g.op<MatmulOp>({q, g.astype(kt, dt)});
-    double lowest = -std::numeric_limits<float>::max();
-    if (dt.isF16())
-      lowest = -65504.0;
-    else if (dt.isF64())
-      lowest = -std::numeric_limits<double>::max();
+    // The lowest finite value of the dtype, as MLX masks: a row with every
+    // key masked averages them (-inf would make it NaN).
+    double lowest = APFloat::getLargest(cast<FloatType>(dt).getFloatSemantics(),
+                                        /*Negative=*/true)
+                        .convertToDouble();
     if (op.getCausal()) {
       // Query i sees keys j <= i + (S - L).
       auto idx = rewriter.getI32Type();

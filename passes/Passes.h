@@ -23,12 +23,14 @@ void populateMlxDecomposePatterns(RewritePatternSet &patterns,
                                   bool keepAttention = false);
 
 class ScaledDotProductAttentionOp;
-/// Whether kernel.attention (a flash-attention kernel) can compute this
-/// attention: bf16 or f16, head dims 64 or 128, query and key counts
-/// multiples of 64, no mask but a causal one (with at least as many keys
-/// as queries), no sinks.
+/// Whether kernel.attention can compute this attention on CUDA: as a
+/// flash-attention kernel (bf16 or f16, head dims 64 or 128, query and key
+/// counts multiples of 64, no mask but a causal one) or as a split-key
+/// kernel (few query rows per key head: Kernel/AttentionShapes.h), with a
+/// mask (null: none) of rank 4 that broadcasts to [B, Hq, L, S], boolean or
+/// of the element type, and no sinks.
 bool canFormAttentionKernel(Type query, Type key, Type value, bool causal,
-                            bool hasMask, bool hasSinks);
+                            Type mask, bool hasSinks);
 bool canFormAttentionKernel(ScaledDotProductAttentionOp op);
 
 #define GEN_PASS_REGISTRATION

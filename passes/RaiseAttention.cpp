@@ -1,16 +1,18 @@
 //===- RaiseAttention.cpp - the mlx-raise-attention pass ------------------===//
 //
 // An MLX export made on the CPU holds attention as MLX's fallback graph:
-// `matmul(scale * q, transpose(k))`, a causal `select`, a `softmax` over the
-// keys and a `matmul` with v. The GPU runs that as a flash-attention kernel
-// (kernel.attention) when the op is whole again: this pass raises the
-// fallback graph back to `mlx.scaled_dot_product_attention` where such a
-// kernel can take it, and `mlx-decompose{keep-attention}` leaves those ops.
+// `matmul(scale * q, transpose(k))`, a causal or boolean-mask `select` (or
+// an additive mask), a `softmax` over the keys and a `matmul` with v. The GPU
+// runs that as a flash-attention kernel (kernel.attention) when the op is whole
+// again: this pass raises the fallback graph back to
+// `mlx.scaled_dot_product_attention` where such a kernel can take it, and
+// `mlx-decompose{keep-attention}` leaves those ops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "Kernel/AttentionShapes.h"
 #include "Mlx/MlxOps.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -27,32 +29,34 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 bool mlx::canFormAttentionKernel(Type query, Type key, Type value, bool causal,
-                                 bool hasMask, bool hasSinks) {
+                                 Type mask, bool hasSinks) {
   auto q = dyn_cast<RankedTensorType>(query);
   auto k = dyn_cast<RankedTensorType>(key);
   auto v = dyn_cast<RankedTensorType>(value);
-  if (!q || !k || !v || hasMask || hasSinks || q.getRank() != 4 ||
-      k.getRank() != 4 || v.getRank() != 4 || !q.hasStaticShape() ||
-      !k.hasStaticShape() || !v.hasStaticShape())
+  if (!q || !k || !v || hasSinks || !kernel::isAttentionShape(q, k, v))
     return false;
-  Type element = q.getElementType();
-  if (!(element.isBF16() || element.isF16()) || k.getElementType() != element ||
-      v.getElementType() != element)
-    return false;
-  ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape();
-  auto headDim = [](int64_t d) { return d == 64 || d == 128; };
-  // Whole 64-row query and key tiles; a decode step (one query) is the
-  // row kernels' work.
-  return qs[0] == ks[0] && qs[0] == vs[0] && ks[1] == vs[1] && ks[1] > 0 &&
-         qs[1] % ks[1] == 0 && ks[2] == vs[2] && qs[3] == ks[3] &&
-         headDim(qs[3]) && headDim(vs[3]) && qs[2] % 64 == 0 &&
-         ks[2] % 64 == 0 && qs[2] > 0 && (!causal || ks[2] >= qs[2]);
+  if (mask) {
+    // Rank 4, each axis 1 or the full [B, Hq, L, S]; boolean or additive.
+    auto m = dyn_cast<RankedTensorType>(mask);
+    if (!m || causal || m.getRank() != 4 || !m.hasStaticShape() ||
+        !(m.getElementType().isInteger(1) ||
+          m.getElementType() == q.getElementType()))
+      return false;
+    int64_t full[4] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
+                       k.getDimSize(2)};
+    for (auto [size, expected] : llvm::zip(m.getShape(), full))
+      if (size != 1 && size != expected)
+        return false;
+  }
+  return kernel::isFlashAttentionShape(q, k, v, causal, mask != nullptr) ||
+         kernel::isSplitKeyAttentionShape(q, k, v);
 }
 
 bool mlx::canFormAttentionKernel(ScaledDotProductAttentionOp op) {
+  Value mask = op.getMask();
   return canFormAttentionKernel(
       op.getQueries().getType(), op.getKeys().getType(),
-      op.getValues().getType(), op.getCausal(), op.getMask() != nullptr,
+      op.getValues().getType(), op.getCausal(), mask ? mask.getType() : Type(),
       op.getSinks() != nullptr);
 }
 
@@ -135,6 +139,56 @@ Value ungroup(Value value) {
   return expand.getX();
 }
 
+/// A mask of the attention's rank-4 form: `value` reshaped to `shape`
+/// ([B|1, Hq|1, L|1, S|1]).
+struct MaskSource {
+  Value value;
+  SmallVector<int64_t> shape;
+};
+
+/// The value before broadcast_to ops.
+Value unbroadcast(Value value) {
+  while (auto broadcast = value.getDefiningOp<BroadcastToOp>())
+    value = broadcast.getX();
+  return value;
+}
+
+/// Where the fallback's mask `mask` (shaped as the scores: [B, Hq, L, S],
+/// or grouped [B, Hkv, G, L, S]) comes from, before its broadcasts, and how
+/// it reads as a rank-4 mask; nullopt when its grouped axes do not merge.
+std::optional<MaskSource> findMaskSource(Value mask,
+                                         RankedTensorType scoresType) {
+  Value source = unbroadcast(mask);
+  if (scoresType.getRank() == 5) {
+    // MLX's grouped fallback unflattens the [B, Hq, L, S] mask's heads.
+    if (auto unflatten = source.getDefiningOp<UnflattenOp>();
+        unflatten && unflatten.getAxis() == 1 &&
+        cast<RankedTensorType>(unflatten.getX().getType()).getRank() == 4) {
+      ArrayRef<int64_t> s = scoresType.getShape();
+      return findMaskSource(
+          unflatten.getX(),
+          RankedTensorType::get({s[0], s[1] * s[2], s[3], s[4]},
+                                scoresType.getElementType()));
+    }
+  }
+  auto type = dyn_cast<RankedTensorType>(source.getType());
+  int64_t rank = scoresType.getRank();
+  if (!type || !type.hasStaticShape() || type.getRank() > rank)
+    return std::nullopt;
+  SmallVector<int64_t> shape(rank - type.getRank(), 1);
+  llvm::append_range(shape, type.getShape());
+  if (rank == 5) {
+    // [b, Hkv, G, l, s] merges to [b, Hq, l, s]; [b, 1, 1, l, s] drops.
+    int64_t heads = shape[1] * shape[2];
+    if (!(shape[1] == 1 && shape[2] == 1) &&
+        !(shape[1] == scoresType.getDimSize(1) &&
+          shape[2] == scoresType.getDimSize(2)))
+      return std::nullopt;
+    shape = {shape[0], heads, shape[3], shape[4]};
+  }
+  return MaskSource{source, shape};
+}
+
 /// matmul(softmax(mask?(matmul(scale * q, transpose(k)))), v) ->
 /// scaled_dot_product_attention(q, k, v). The grouped-query form (rank 5)
 /// splits q's heads into [Hkv, G] (unflatten), views k and v with a group
@@ -165,15 +219,26 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
     }
     Value scores = softmax.getX();
     bool causal = false;
+    std::optional<MaskSource> mask;
     if (auto select = scores.getDefiningOp<SelectOp>()) {
       std::optional<double> fill = splatValue(select.getY());
       // A masked score far below any kept one: its probability is 0.
-      if (!select->hasOneUse() || !fill || *fill > -6.0e4 ||
-          !isCausalMask(select.getCondition(), scoresType.getDimSize(rank - 2),
-                        scoresType.getDimSize(rank - 1)))
+      if (!select->hasOneUse() || !fill || *fill > -6.0e4)
         return failure();
-      causal = true;
+      if (isCausalMask(select.getCondition(), scoresType.getDimSize(rank - 2),
+                       scoresType.getDimSize(rank - 1)))
+        causal = true;
+      else if (!(mask = findMaskSource(select.getCondition(), scoresType)))
+        return failure();
       scores = select.getX();
+    } else if (auto add = scores.getDefiningOp<AddOp>();
+               add && add->hasOneUse()) {
+      // An additive mask: scores + mask.
+      bool lhsIsProduct = add.getLhs().getDefiningOp<MatmulOp>() != nullptr;
+      Value additive = lhsIsProduct ? add.getRhs() : add.getLhs();
+      scores = lhsIsProduct ? add.getLhs() : add.getRhs();
+      if (!(mask = findMaskSource(additive, scoresType)))
+        return failure();
     }
     auto product = scores.getDefiningOp<MatmulOp>();
     if (!product || !product->hasOneUse())
@@ -221,9 +286,17 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
       if (cast<RankedTensorType>(value.getType()).getElementType() != element)
         return failure();
     Type resultType = result->getResult(0).getType();
+    Type maskType;
+    if (mask) {
+      Type maskElement =
+          cast<RankedTensorType>(mask->value.getType()).getElementType();
+      if (!maskElement.isInteger(1) && maskElement != element)
+        return failure();
+      maskType = RankedTensorType::get(mask->shape, maskElement);
+    }
     if (qType.getRank() != 4 ||
         !canFormAttentionKernel(q.getType(), k.getType(), v.getType(), causal,
-                                /*hasMask=*/false, /*hasSinks=*/false) ||
+                                maskType, /*hasSinks=*/false) ||
         resultType !=
             RankedTensorType::get(
                 {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2),
@@ -234,8 +307,16 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
     if (!grouped && qType.getDimSize(1) !=
                         cast<RankedTensorType>(k.getType()).getDimSize(1))
       return failure();
+    Value maskValue;
+    if (mask) {
+      maskValue = mask->value;
+      if (maskValue.getType() != maskType)
+        maskValue =
+            ReshapeOp::create(rewriter, result->getLoc(), maskType, maskValue,
+                              rewriter.getDenseI64ArrayAttr(mask->shape));
+    }
     rewriter.replaceOpWithNewOp<ScaledDotProductAttentionOp>(
-        result, resultType, q, k, v, /*mask=*/Value(), /*sinks=*/Value(),
+        result, resultType, q, k, v, maskValue, /*sinks=*/Value(),
         rewriter.getF32FloatAttr(static_cast<float>(scale)),
         rewriter.getBoolAttr(causal));
     return success();

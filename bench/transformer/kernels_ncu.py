@@ -35,6 +35,6 @@ for (_, name), m in launches.items():
     e[2] += m["dram__throughput.avg.pct_of_peak_sustained_elapsed"]; e[3] += m["dram__bytes_read.sum"]
 tot = sum(e[1] for e in by.values())
 print(f"{wl} {' '.join(sys.argv[2:])}: {len(launches)} launches, {tot:.1f} us summed", flush=True)
-for name, (c, t, pct, rd, grid) in sorted(by.items(), key=lambda kv: -kv[1][1])[:14]:
+for name, (c, t, pct, rd, grid) in sorted(by.items(), key=lambda kv: -kv[1][1])[:40]:
     print(f"  {c:3d} x {name:40s} {t:7.1f} us  dram {pct / c:5.1f}%  read {rd / c / 1e6:7.2f} MB  "
           f"{rd / c / (t / c * 1e-6) / 1e12 if t else 0:5.2f} TB/s  grid {grid}", flush=True)

@@ -14,11 +14,17 @@
 // swizzled (chunk ^ row % 8) so that the fragment reads of a warp fall in
 // distinct banks.
 //
+// Shapes the flash-attention kernel does not take (a decode step's few
+// query rows, masks, f32) go to the split-key kernel of
+// SplitKeyAttention.cpp.
+//
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/SplitKeyAttention.h"
 #include "codegen/Cuda/WarpMatrix.h"
 #include "codegen/Passes.h"
 
+#include "Kernel/AttentionShapes.h"
 #include "Kernel/KernelOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -624,18 +630,58 @@ struct MlxcLowerAttentionPass final
     ModuleOp module = getOperation();
     SmallVector<kernel::AttentionOp> ops;
     module.walk([&](kernel::AttentionOp op) { ops.push_back(op); });
+    SmallVector<kernel::AttentionOp> splitKey;
+    int64_t counts = 0;
     for (kernel::AttentionOp op : ops) {
       if (op.getNumResults() != 0) {
         op.emitOpError() << "must be bufferized before mlxc-lower-attention";
         return signalPassFailure();
       }
       foldLayoutCopies(op);
-      Type element = cast<MemRefType>(op.getQuery().getType()).getElementType();
-      if (failed(lower(op, declareWarpMma(module, element),
-                       declareLdMatrix(module, mlx::kLdMatrixName),
-                       declareLdMatrix(module, mlx::kLdMatrixTransName))))
+      auto type = [](Value v) { return cast<ShapedType>(v.getType()); };
+      if (kernel::isFlashAttentionShape(type(op.getQuery()), type(op.getKey()),
+                                        type(op.getValue()), op.getCausal(),
+                                        op.getMask() != nullptr)) {
+        Type element = type(op.getQuery()).getElementType();
+        if (failed(lower(op, declareWarpMma(module, element),
+                         declareLdMatrix(module, mlx::kLdMatrixName),
+                         declareLdMatrix(module, mlx::kLdMatrixTransName))))
+          return signalPassFailure();
+        continue;
+      }
+      if (!kernel::isSplitKeyAttentionShape(
+              type(op.getQuery()), type(op.getKey()), type(op.getValue()))) {
+        op.emitOpError() << "has no flash-attention or split-key kernel for "
+                            "query "
+                         << op.getQuery().getType() << ", key "
+                         << op.getKey().getType() << ", value "
+                         << op.getValue().getType()
+                         << (op.getCausal() ? " (causal)" : "");
         return signalPassFailure();
+      }
+      splitKey.push_back(op);
+      mlx::SplitKeyGrid grid = mlx::getSplitKeyGrid(op);
+      if (grid.splits > 1)
+        counts = std::max(counts, grid.rowGroups);
     }
+    if (splitKey.empty())
+      return;
+    // One arrival count per row group, shared by the kernels (they run one
+    // after another, and each leaves its counts at zero).
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    auto countsType =
+        MemRefType::get({std::max<int64_t>(counts, 1)}, builder.getI32Type());
+    auto counters = memref::GlobalOp::create(
+        builder, module.getLoc(), "mlxc_attention_counts",
+        builder.getStringAttr("private"), countsType,
+        DenseElementsAttr::get(
+            RankedTensorType::get(countsType.getShape(), builder.getI32Type()),
+            builder.getI32IntegerAttr(0)),
+        /*constant=*/false, /*alignment=*/nullptr);
+    SymbolTable(module).insert(counters);
+    for (kernel::AttentionOp op : splitKey)
+      if (failed(mlx::lowerSplitKeyAttention(op, counters)))
+        return signalPassFailure();
   }
 };
 } // namespace

@@ -186,7 +186,7 @@ struct AttentionOpLowering final
                                          type.getElementType());
     rewriter.replaceOpWithNewOp<kernel::AttentionOp>(
         op, TypeRange{type}, adaptor.getQueries(), adaptor.getKeys(),
-        adaptor.getValues(), init,
+        adaptor.getValues(), adaptor.getMask(), init,
         rewriter.getF64FloatAttr(op.getScale().convertToDouble()),
         op.getCausal() ? rewriter.getUnitAttr() : UnitAttr());
     return success();

@@ -14,8 +14,8 @@ using namespace mlir::kernel;
 #include "Kernel/KernelEnums.cpp.inc"
 
 namespace {
-/// kernel.attention reads its query, key and value and writes its init
-/// (which it does not read) in place.
+/// kernel.attention reads its query, key, value and mask and writes its
+/// init (which it does not read) in place.
 struct AttentionBufferization
     : bufferization::DstBufferizableOpInterfaceExternalModel<
           AttentionBufferization, AttentionOp> {
@@ -37,11 +37,13 @@ struct AttentionBufferization
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
+    Value mask = attention.getMask() ? buffers[3] : Value();
+    Value init = buffers.back();
     AttentionOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0],
-                        buffers[1], buffers[2], buffers[3],
+                        buffers[1], buffers[2], mask, init,
                         attention.getScaleAttr(), attention.getCausalAttr())
         ->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    bufferization::replaceOpWithBufferizedValues(rewriter, op, buffers[3]);
+    bufferization::replaceOpWithBufferizedValues(rewriter, op, init);
     return success();
   }
 };
@@ -194,6 +196,24 @@ LogicalResult AttentionOp::verify() {
     return emitOpError() << "query heads (" << qs[1]
                          << ") must be a multiple of key heads (" << ks[1]
                          << ")";
+  if (Value maskValue = getMask()) {
+    ShapedType m = shaped(maskValue);
+    if (isa<RankedTensorType>(m) != tensors)
+      return emitOpError() << "mixes tensors and buffers";
+    Type me = m.getElementType();
+    if (!m.hasRank() || m.getRank() != 4 || !(me.isInteger(1) || me == element))
+      return emitOpError() << "mask " << m << " must be of rank 4, boolean or "
+                           << element;
+    int64_t full[4] = {qs[0], qs[1], qs[2], ks[2]};
+    for (auto [size, expected] : llvm::zip(m.getShape(), full))
+      if (size != 1 && differ(size, expected))
+        return emitOpError()
+               << "mask " << m << " does not broadcast to [B, Hq, L, S] = ["
+               << qs[0] << ", " << qs[1] << ", " << qs[2] << ", " << ks[2]
+               << "]";
+    if (getCausal())
+      return emitOpError() << "takes a mask or causal, not both";
+  }
   return success();
 }
 

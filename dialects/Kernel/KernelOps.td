@@ -101,9 +101,13 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     `query` [B, Hq, L, D], `key` [B, Hkv, S, D] and `value` [B, Hkv, S, Dv],
     written into `init` [B, Hq, L, Dv]; query head h reads key/value head
     h / (Hq / Hkv) (grouped-query attention). With `causal`, query i sees
-    keys j <= i + S - L. The product `scale * q` is rounded to the element
-    type first, as MLX's own fallback does; the scores and the softmax are
-    computed in float32 and never reach memory.
+    keys j <= i + S - L. An optional `mask` of rank 4 broadcasts (its axes
+    1 or full) to [B, Hq, L, S]: boolean (true keeps the key) or of the
+    element type (added to the scaled scores). A masked score is the lowest
+    finite value, as in MLX's fallback: a row with every key masked averages
+    them all. The product `scale * q` is rounded to the element type first,
+    as MLX's own fallback does; the scores and the softmax are computed in
+    float32 and never reach memory.
 
     It takes tensors (the result is `init` updated) or, once bufferized,
     memrefs (no result). `mlxc-lower-attention` turns the memref form into
@@ -117,11 +121,13 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     ```
   }];
   let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
-                       AnyShaped:$init, F64Attr:$scale, UnitAttr:$causal);
+                       Optional<AnyShaped>:$mask, AnyShaped:$init,
+                       F64Attr:$scale, UnitAttr:$causal);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
-    $query `,` $key `,` $value `into` $init attr-dict `:` type($query) `,`
-    type($key) `,` type($value) `,` type($init) (`->` type($result)^)?
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `into` $init attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `,` type($init) (`->` type($result)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

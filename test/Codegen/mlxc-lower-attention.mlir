@@ -59,10 +59,85 @@ func.func @shared_copy(%q: memref<1x2x64x64xf16>, %k: memref<1x2x64x64xf16>,
 
 // -----
 
-// A head dimension the kernel does not take is a diagnostic, not a crash.
+// A shape neither kernel takes (head dim 32 with 64 queries) is a
+// diagnostic, not a crash.
 func.func @bad_head_dim(%q: memref<1x2x64x32xbf16>, %k: memref<1x2x64x32xbf16>,
                         %v: memref<1x2x64x32xbf16>, %out: memref<1x2x64x32xbf16>) {
-  // expected-error@+1 {{has no flash-attention kernel}}
+  // expected-error@+1 {{has no flash-attention or split-key kernel}}
   kernel.attention %q, %k, %v into %out {scale = 0.125 : f64} : memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>
+  return
+}
+
+// -----
+
+// A decode step (one query per head against 2049 keys, a boolean mask of the
+// keys) becomes the split-key kernel: 9 chunks of 256 keys for each of the
+// 32 heads (a grid of 9 x 32 blocks of 128 threads), the chunk's scores,
+// the threads' weighted value rows, the rows' max and sum and the arrival
+// flag in shared memory; the chunks' partials in float32 buffers that the
+// last block of each head (an atomic count in @mlxc_attention_counts, one
+// per head) adds up into the output.
+// CHECK: memref.global "private" @mlxc_attention_counts : memref<32xi32> = dense<0>
+// CHECK-LABEL: func.func @decode
+// CHECK-DAG: %[[STATS:.*]] = memref.alloc() : memref<32x9x2xf32>
+// CHECK-DAG: %[[ROWS:.*]] = memref.alloc() : memref<32x9x128xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c9{{.*}}, {{.*}} = %c32{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<1x256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: vector.load %arg1{{.*}} : memref<1x32x2049x128xbf16>, vector<8xbf16>
+// CHECK: gpu.shuffle xor
+// CHECK: memref.load %arg3{{.*}} : memref<1x1x1x2049xi1>
+// CHECK: gpu.barrier
+// CHECK: math.exp2
+// CHECK: gpu.barrier
+// CHECK: vector.fma
+// CHECK: memref.store {{.*}}, %[[ROWS]]
+// CHECK: nvvm.memory.barrier <gpu>
+// CHECK: memref.get_global @mlxc_attention_counts
+// CHECK: memref.atomic_rmw addi
+// CHECK: memref.load %[[STATS]]
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: memref.store {{.*}}, %arg4
+// CHECK: gpu.terminator
+// CHECK-DAG: memref.dealloc %[[STATS]]
+// CHECK-DAG: memref.dealloc %[[ROWS]]
+func.func @decode(%q: memref<1x32x1x128xbf16>, %k: memref<1x32x2049x128xbf16>,
+                  %v: memref<1x32x2049x128xbf16>, %mask: memref<1x1x1x2049xi1>,
+                  %out: memref<1x32x1x128xbf16>) {
+  kernel.attention %q, %k, %v mask(%mask : memref<1x1x1x2049xi1>) into %out {scale = 0.088 : f64} : memref<1x32x1x128xbf16>, memref<1x32x2049x128xbf16>, memref<1x32x2049x128xbf16>, memref<1x32x1x128xbf16>
+  return
+}
+
+// -----
+
+// Four query heads per key head (grouped-query) share a block, which reads
+// each key once for all four: 16 key heads, each in 12 chunks of 64 keys.
+// f32 rows are read 4 elements (16 bytes) at a time, 32 lanes per row of
+// 128; the causal mask compares each key with the query's last visible one.
+// CHECK-LABEL: func.func @grouped_f32
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}}) threads
+// CHECK-SAME: memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.load %arg1{{.*}} : memref<1x16x768x128xf32>, vector<4xf32>
+// CHECK: arith.cmpi ule
+func.func @grouped_f32(%q: memref<1x64x1x128xf32>, %k: memref<1x16x768x128xf32>,
+                       %v: memref<1x16x768x128xf32>, %out: memref<1x64x1x128xf32>) {
+  kernel.attention %q, %k, %v into %out {causal, scale = 0.088 : f64} : memref<1x64x1x128xf32>, memref<1x16x768x128xf32>, memref<1x16x768x128xf32>, memref<1x64x1x128xf32>
+  return
+}
+
+// -----
+
+// Keys that fit one chunk per block need no partials: the block divides by
+// the sum and writes the output itself; no count is taken.
+// CHECK-LABEL: func.func @one_chunk
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c512{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: arith.divf
+// CHECK: memref.store {{.*}}, %arg3
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: gpu.terminator
+func.func @one_chunk(%q: memref<4x128x1x64xf16>, %k: memref<4x128x40x64xf16>,
+                     %v: memref<4x128x40x64xf16>, %out: memref<4x128x1x64xf16>) {
+  kernel.attention %q, %k, %v into %out {scale = 0.125 : f64} : memref<4x128x1x64xf16>, memref<4x128x40x64xf16>, memref<4x128x40x64xf16>, memref<4x128x1x64xf16>
   return
 }

@@ -1,0 +1,34 @@
+//===- SplitKeyAttention.h - the decode-step attention kernel ---*- C++ -*-===//
+//
+// kernel.attention with few query rows per key head (a decode step: one
+// query against thousands of cached keys) as one kernel whose blocks split
+// the keys (FlashDecoding): mlxc-lower-attention builds it for the shapes
+// of Kernel/AttentionShapes.h's isSplitKeyAttentionShape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLXC_CODEGEN_CUDA_SPLITKEYATTENTION_H
+#define MLXC_CODEGEN_CUDA_SPLITKEYATTENTION_H
+
+#include "Kernel/KernelOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::mlx {
+
+/// Blocks that `op` (on buffers) takes along one row group, one per key
+/// chunk; and the row groups, each with one count in the arrival counters.
+struct SplitKeyGrid {
+  int64_t splits, rowGroups;
+};
+SplitKeyGrid getSplitKeyGrid(kernel::AttentionOp op);
+
+/// Replaces `op` with the split-key kernel. `counters` is a zero-initialized
+/// i32 global with at least getSplitKeyGrid(op).rowGroups elements, which
+/// the kernel leaves at zero.
+LogicalResult lowerSplitKeyAttention(kernel::AttentionOp op,
+                                     memref::GlobalOp counters);
+
+} // namespace mlir::mlx
+
+#endif // MLXC_CODEGEN_CUDA_SPLITKEYATTENTION_H
