@@ -43,8 +43,9 @@ namespace {
 constexpr int64_t kThreads = 128, kWarps = kThreads / 32;
 /// Keys a thread loads at once: 16 KiB in flight per block.
 constexpr int64_t kUnroll = 8;
-/// Blocks to aim for: two per SM of the H200.
-constexpr int64_t kTargetBlocks = 264;
+/// Blocks to aim for: four per SM of the H200, all resident at once (a
+/// block waits on its loads in each step; the SM runs the others then).
+constexpr int64_t kTargetBlocks = 528;
 /// Keys of one chunk at most (its scores stay in shared memory).
 constexpr int64_t kMaxChunk = 1024;
 constexpr int64_t kMaxBlockRows = 4;
@@ -331,7 +332,9 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   auto finishScore = [&](Value dot, Value key, int64_t r) {
     Value score = dot;
     if (mask) {
-      Value at[4] = {batch, qHead[r], qIndex[r], key};
+      // The last chunk's tail reads the last key's mask (and drops it).
+      Value at[4] = {batch, qHead[r], qIndex[r],
+                     arith::MinUIOp::create(b, loc, key, lastKey)};
       SmallVector<Value> indices;
       for (int64_t d = 0; d < 4; ++d)
         indices.push_back(maskShape[d] == 1 ? e.index(0) : at[d]);

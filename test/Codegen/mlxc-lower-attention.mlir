@@ -71,17 +71,17 @@ func.func @bad_head_dim(%q: memref<1x2x64x32xbf16>, %k: memref<1x2x64x32xbf16>,
 // -----
 
 // A decode step (one query per head against 2049 keys, a boolean mask of the
-// keys) becomes the split-key kernel: 9 chunks of 256 keys for each of the
-// 32 heads (a grid of 9 x 32 blocks of 128 threads), the chunk's scores,
+// keys) becomes the split-key kernel: 17 chunks of 128 keys for each of the
+// 32 heads (a grid of 17 x 32 blocks of 128 threads), the chunk's scores,
 // the threads' weighted value rows, the rows' max and sum and the arrival
 // flag in shared memory; the chunks' partials in float32 buffers that the
 // last block of each head (an atomic count in @mlxc_attention_counts, one
 // per head) adds up into the output.
 // CHECK: memref.global "private" @mlxc_attention_counts : memref<32xi32> = dense<0>
 // CHECK-LABEL: func.func @decode
-// CHECK-DAG: %[[STATS:.*]] = memref.alloc() : memref<32x9x2xf32>
-// CHECK-DAG: %[[ROWS:.*]] = memref.alloc() : memref<32x9x128xf32>
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c9{{.*}}, {{.*}} = %c32{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<1x256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[STATS:.*]] = memref.alloc() : memref<32x17x2xf32>
+// CHECK-DAG: %[[ROWS:.*]] = memref.alloc() : memref<32x17x128xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c17{{.*}}, {{.*}} = %c32{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for
 // CHECK: vector.load %arg1{{.*}} : memref<1x32x2049x128xbf16>, vector<8xbf16>
 // CHECK: gpu.shuffle xor
@@ -110,12 +110,12 @@ func.func @decode(%q: memref<1x32x1x128xbf16>, %k: memref<1x32x2049x128xbf16>,
 // -----
 
 // Four query heads per key head (grouped-query) share a block, which reads
-// each key once for all four: 16 key heads, each in 12 chunks of 64 keys.
+// each key once for all four: 16 key heads, each in 24 chunks of 32 keys.
 // f32 rows are read 4 elements (16 bytes) at a time, 32 lanes per row of
 // 128; the causal mask compares each key with the query's last visible one.
 // CHECK-LABEL: func.func @grouped_f32
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}}) threads
-// CHECK-SAME: memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c24{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}}) threads
+// CHECK-SAME: memref<4x32xf32, #gpu.address_space<workgroup>>
 // CHECK: vector.load %arg1{{.*}} : memref<1x16x768x128xf32>, vector<4xf32>
 // CHECK: arith.cmpi ule
 func.func @grouped_f32(%q: memref<1x64x1x128xf32>, %k: memref<1x16x768x128xf32>,

@@ -75,4 +75,12 @@ done
 cp "$BUILD/unittests/Runtime/MlxrtTests" "$DEST/"
 cp test/E2E/check.py test/gpu/run.sh "$DEST/"
 echo "prepared $(ls "$DEST/cases" | wc -l) cases and $(ls "$DEST/lm/cases" | wc -l) language models in $DEST ($(du -sh "$DEST" | cut -f1))"
+# The device tool carries 64 MiB a call: a larger suite is split in two
+# halves that run.sh runs one at a time (each part is a suite of its own).
+if [ "$(du -sb "$DEST" | cut -f1)" -gt $((56 << 20)) ]; then
+  rm -rf "$DEST-b" && mkdir -p "$DEST-b/cases" && cp "$DEST/check.py" "$DEST/run.sh" "$DEST-b/"
+  mv "$DEST/lm" "$DEST/ptx" "$DEST/cubin-only" "$DEST-b/"
+  for big in $(du -s "$DEST"/cases/* | sort -rn | head -4 | cut -f2); do mv "$big" "$DEST-b/cases/"; done
+  echo "split for the device tool: $DEST ($(du -sh "$DEST" | cut -f1)) and $DEST-b ($(du -sh "$DEST-b" | cut -f1)); run both"
+fi
 exit $fail
