@@ -300,6 +300,25 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   auto vectorType = VectorType::get({p.width}, element);
   auto vectorF32 = VectorType::get({p.width}, f32);
 
+  // One step's rows of `source` (keys or values) for this thread, all
+  // loaded before any is used: row `rowLane + u * rowsPerPass` of the step
+  // (chunk positions, clamped to the last key), 16 bytes at `lane`.
+  auto loadRows = [&](Value source, Value step, Value rowLane,
+                      int64_t rowsPerPass, Value lane) {
+    SmallVector<Value> local, loaded;
+    for (int64_t u = 0; u < kUnroll; ++u) {
+      local.push_back(e.add(e.add(step, rowLane), u * rowsPerPass));
+      Value key = arith::MinUIOp::create(
+          b, loc, e.add(chunkStart, local.back()), lastKey);
+      auto load = vector::LoadOp::create(
+          b, loc, vectorType, source,
+          ValueRange{batch, kvHead, key, e.mul(lane, p.width)});
+      load.setAlignment(16);
+      loaded.push_back(load);
+    }
+    return std::make_pair(local, loaded);
+  };
+
   // 1. Scores. The query slice of this lane, as MLX rounds q * scale, in
   // base 2.
   Value laneK = e.rem(tid, p.lanesK);
@@ -357,17 +376,8 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   e.loop(
       e.index(0), e.index(p.chunk), p.stepK, ValueRange(),
       [&](Value step, ValueRange) -> SmallVector<Value> {
-        SmallVector<Value> local, loaded;
-        for (int64_t u = 0; u < kUnroll; ++u) {
-          local.push_back(e.add(e.add(step, keyLane), u * rowsK));
-          Value key = arith::MinUIOp::create(
-              b, loc, e.add(chunkStart, local.back()), lastKey);
-          auto load = vector::LoadOp::create(
-              b, loc, vectorType, k,
-              ValueRange{batch, kvHead, key, e.mul(laneK, p.width)});
-          load.setAlignment(16);
-          loaded.push_back(load);
-        }
+        auto rows = loadRows(k, step, keyLane, rowsK, laneK);
+        SmallVector<Value> &local = rows.first, &loaded = rows.second;
         SmallVector<Value> results;
         for (int64_t u = 0; u < kUnroll; ++u) {
           Value keyRow = e.toF32(loaded[u]);
@@ -432,17 +442,8 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   scf::ForOp pv = e.loop(
       e.index(0), e.index(p.chunk), p.stepV, accInit,
       [&](Value step, ValueRange acc) -> SmallVector<Value> {
-        SmallVector<Value> local, loaded;
-        for (int64_t u = 0; u < kUnroll; ++u) {
-          local.push_back(e.add(e.add(step, valueLane), u * rowsV));
-          Value key = arith::MinUIOp::create(
-              b, loc, e.add(chunkStart, local.back()), lastKey);
-          auto load = vector::LoadOp::create(
-              b, loc, vectorType, v,
-              ValueRange{batch, kvHead, key, e.mul(laneV, p.width)});
-          load.setAlignment(16);
-          loaded.push_back(load);
-        }
+        auto rows = loadRows(v, step, valueLane, rowsV, laneV);
+        SmallVector<Value> &local = rows.first, &loaded = rows.second;
         SmallVector<Value> next(acc);
         for (int64_t u = 0; u < kUnroll; ++u) {
           Value valueRow = e.toF32(loaded[u]);
