@@ -35,8 +35,8 @@ def MlxDecompose : Pass<"mlx-decompose"> {
   }];
   let options = [
     Option<"keepAttention", "keep-attention", "bool", "false",
-           "Keep the scaled_dot_product_attention ops that a flash-attention "
-           "kernel takes (see mlx-raise-attention)">
+           "Keep the scaled_dot_product_attention ops that kernel.attention's "
+           "kernels take (see mlx-raise-attention)">
   ];
   let dependentDialects = ["::mlir::mlx::MlxDialect"];
 }
@@ -46,11 +46,14 @@ def MlxRaiseAttention : Pass<"mlx-raise-attention"> {
                 "scaled_dot_product_attention";
   let description = [{
     An MLX export made on the CPU holds `mx.fast.scaled_dot_product_attention`
-    as MLX's fallback: `matmul(scale * q, transpose(k))`, an optional causal
-    `select`, a `softmax` over the keys and a `matmul` with v. Where a
-    flash-attention kernel can take the op (bf16 or f16; head dims 64 or
-    128; whole 64-row query and key tiles; no mask but the causal one), the
-    graph becomes one `mlx.scaled_dot_product_attention` again, which
+    as MLX's fallback: `matmul(scale * q, transpose(k))`, an optional mask
+    (a causal or boolean `select` of the lowest value, or an added mask), a
+    `softmax` over the keys and a `matmul` with v; with grouped-query heads,
+    q's heads and the mask unflattened into [Hkv, G]. Where one of
+    kernel.attention's kernels can take the op (`canFormAttentionKernel`:
+    the flash-attention kernel of a prefill, or the split-key kernel of a
+    decode step), the graph becomes one `mlx.scaled_dot_product_attention`
+    again, its mask taken before its broadcasts and reshaped to rank 4, which
     `mlx-decompose{keep-attention}` keeps and `convert-mlx-to-linalg` lowers
     to `kernel.attention`. Intermediates with other uses stop the raise.
 
