@@ -23,9 +23,9 @@ namespace mlir::mlx {
 /// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
 /// elementwise fusion. `keepProducts` (CUDA) fuses nothing into matrix
 /// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
-/// `attentionKernels` (CUDA, sm_80 and newer) keeps the attention that a
-/// flash-attention kernel takes whole (kernel.attention), raising MLX's
-/// fallback graph back to it first.
+/// `attentionKernels` (CUDA, sm_80 and newer) keeps the attention that the
+/// flash-attention or split-key kernel takes whole (kernel.attention),
+/// raising MLX's fallback graph back to it first.
 std::string getLinalgPipeline(bool keepProducts = false,
                               bool attentionKernels = false);
 

@@ -18,7 +18,8 @@ namespace mlir::mlx {
 #include "passes/Passes.h.inc"
 
 /// The rewrites of mlx-decompose, for use in other pattern sets; with
-/// `keepAttention`, the attention ops a flash-attention kernel takes stay.
+/// `keepAttention`, the attention ops that kernel.attention's kernels take
+/// (canFormAttentionKernel) stay.
 void populateMlxDecomposePatterns(RewritePatternSet &patterns,
                                   bool keepAttention = false);
 

@@ -171,8 +171,8 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
     return success();
   }
 };
-/// An attention that a flash-attention kernel takes (mlx-decompose kept
-/// it): kernel.attention into a fresh tensor.
+/// An attention that kernel.attention's kernels take (mlx-decompose kept
+/// it): kernel.attention, with its mask, into a fresh tensor.
 struct AttentionOpLowering final
     : OpConversionPattern<ScaledDotProductAttentionOp> {
   using OpConversionPattern::OpConversionPattern;
