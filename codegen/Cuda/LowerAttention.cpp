@@ -50,19 +50,6 @@ namespace {
 constexpr int64_t kWarps = 4, kRowsPerWarp = 16;
 constexpr int64_t kBlockRows = kWarps * kRowsPerWarp, kKeyTile = 64;
 
-/// Whether `type` can be read 16 bytes at a time along its rows: unit
-/// innermost stride, the others and the offset whole 16-byte groups.
-bool isRowAligned(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset) || offset % 8 != 0)
-    return false;
-  return llvm::all_of(ArrayRef(strides).drop_back(), [](int64_t s) {
-    return !ShapedType::isDynamic(s) && s % 8 == 0;
-  });
-}
-
 /// Whether `op` touches `value` (uses it, or a view of it).
 bool touches(Operation *op, Value value) {
   for (Operation *user : value.getUsers())
@@ -285,18 +272,11 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
            << (causal ? " (causal)" : "");
 
   // Operands the kernel cannot read 16 bytes at a time are copied first.
-  auto aligned = [&](Value v) -> Value {
-    MemRefType type = memrefType(v);
-    if (isRowAligned(type))
-      return v;
-    Value copy = memref::AllocOp::create(
-        b, loc, MemRefType::get(type.getShape(), element));
-    memref::CopyOp::create(b, loc, v, copy);
-    return copy;
-  };
-  Value q = aligned(op.getQuery()), k = aligned(op.getKey()),
-        v = aligned(op.getValue()), out = op.getInit();
-  if (!isRowAligned(memrefType(out)))
+  Value q = mlx::alignedForVectors(b, loc, op.getQuery(), 8),
+        k = mlx::alignedForVectors(b, loc, op.getKey(), 8),
+        v = mlx::alignedForVectors(b, loc, op.getValue(), 8),
+        out = op.getInit();
+  if (!mlx::isVectorAligned(memrefType(out), 8))
     return op.emitOpError() << "writes a buffer whose rows are not 16-byte "
                                "aligned: "
                             << out.getType();

@@ -108,20 +108,6 @@ Plan makePlan(kernel::AttentionOp op) {
   return p;
 }
 
-/// Whether `type` can be read `width` elements at a time along its rows:
-/// unit innermost stride, the others and the offset whole groups.
-bool isVectorAligned(MemRefType type, int64_t width) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset) ||
-      offset % width != 0)
-    return false;
-  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t s) {
-    return !ShapedType::isDynamic(s) && s % width == 0;
-  });
-}
-
 /// Index and float arithmetic for the kernel body.
 struct Emitter {
   OpBuilder &b;
@@ -203,6 +189,29 @@ struct Emitter {
 };
 } // namespace
 
+bool mlx::isVectorAligned(MemRefType type, int64_t width) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) ||
+      offset % width != 0)
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t s) {
+    return !ShapedType::isDynamic(s) && s % width == 0;
+  });
+}
+
+Value mlx::alignedForVectors(OpBuilder &b, Location loc, Value buffer,
+                             int64_t width) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (isVectorAligned(type, width))
+    return buffer;
+  Value copy = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  memref::CopyOp::create(b, loc, buffer, copy);
+  return copy;
+}
+
 mlx::SplitKeyGrid mlx::getSplitKeyGrid(kernel::AttentionOp op) {
   Plan p = makePlan(op);
   return {p.splits, p.rowGroups};
@@ -226,16 +235,9 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
 
   // Keys and values are read 16 bytes at a time: unaligned ones are copied.
-  auto aligned = [&](Value v) -> Value {
-    MemRefType type = typeOf(v);
-    if (isVectorAligned(type, p.width))
-      return v;
-    Value copy = memref::AllocOp::create(
-        b, loc, MemRefType::get(type.getShape(), element));
-    memref::CopyOp::create(b, loc, v, copy);
-    return copy;
-  };
-  Value q = op.getQuery(), k = aligned(op.getKey()), v = aligned(op.getValue());
+  Value q = op.getQuery(),
+        k = mlx::alignedForVectors(b, loc, op.getKey(), p.width),
+        v = mlx::alignedForVectors(b, loc, op.getValue(), p.width);
   Value mask = op.getMask(), out = op.getInit();
 
   // The chunks' maxima and sums, and their weighted value rows.

@@ -16,6 +16,16 @@
 
 namespace mlir::mlx {
 
+/// Whether `type` can be read `width` elements at a time along its rows:
+/// unit innermost stride, the other strides and the offset whole groups.
+/// Both attention kernels read their rows 16 bytes at a time.
+bool isVectorAligned(MemRefType type, int64_t width);
+
+/// `buffer`, or a copy of it into a fresh contiguous buffer (made before
+/// `b`'s insertion point) when it is not vector-aligned for `width`.
+Value alignedForVectors(OpBuilder &b, Location loc, Value buffer,
+                        int64_t width);
+
 /// Blocks that `op` (on buffers) takes along one row group, one per key
 /// chunk; and the row groups, each with one count in the arrival counters.
 struct SplitKeyGrid {
