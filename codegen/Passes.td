@@ -228,14 +228,19 @@ def MlxcSplitVectorProducts
   let description = [{
     A `linalg.matmul` or `linalg.batch_matmul` on buffers with at most 4
     rows per batch whose right-hand side has its columns innermost (`h @ w`
-    with `w` [in, out]; a decode step's probabilities times the values)
-    becomes two kernels: partial sums over chunks of k, where a thread owns
-    16 bytes of neighbouring columns of every row and the block's threads
-    over k merge in shared memory, then a thread per output that adds the
-    chunks' sums in order (deterministic) into the output, a zero fill
-    before the product folded in. Such products are bound by reading that
-    operand, which the library's small-N kernels do at under half the
-    memory floor. Runs before `mlxc-matmul-to-runtime`.
+    with `w` [in, out]; a decode step's products with its weights, or its
+    probabilities times the values) becomes one kernel: its blocks sum
+    chunks of k, where a thread owns 16 bytes of neighbouring columns of
+    every row, takes its rows in steps of 8 with the next step's loads in
+    flight, and the block's threads over k merge in shared memory; a large
+    product's grid is one wave of long blocks. The last block of each column
+    tile (an atomic count) adds the chunks' sums in order (deterministic)
+    into the output, with the elementwise op that only consumes the product
+    (its epilogue), a zero fill before the product folded in. Products that
+    read the same left-hand side share a launch; an epilogue that reads
+    another product of the launch stays an op of its own. Such products are
+    bound by reading that operand, which the library's small-N kernels do
+    at under half the memory floor. Runs before `mlxc-matmul-to-runtime`.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -7,9 +7,10 @@
 // reach under half of the memory floor on the H200. Here it becomes two
 // kernels:
 //   1. partials[s, b, m, n] = sum over chunk s of k of a[b, m, k] w[b, k, n]:
-//      a thread owns V neighbouring columns (one 16-byte load per row of w,
-//      every load of its L rows issued at once) for every row m; the KY
-//      threads of a block that share those columns merge their sums in
+//      a thread owns V neighbouring columns (one 16-byte load per row of w)
+//      for every row m and takes its L rows in steps of up to 8, the next
+//      step's loads issued before the current step's rows are added; the
+//      KY threads of a block that share those columns merge their sums in
 //      shared memory;
 //   2. in the same kernel, the last block to finish a column tile (an
 //      atomic count per tile, in a zero-initialized device global that
@@ -53,21 +54,20 @@ namespace mlir::mlx {
 using namespace mlir;
 
 namespace {
-
 constexpr int64_t kMaxRows = 4;
-/// Larger right-hand sides (per batch) stay with cuBLASLt, which reads
-/// them faster: on the H200 (2026-12-02) W8's 32 and 86 MiB weights ran here
-/// at 2.0-2.9 TB/s (Nsight Compute), and W8 took 0.260 ms split against
-/// 0.239 ms with them left to cuBLASLt.
-constexpr int64_t kMaxSplitBytes = 16 << 20;
 constexpr int64_t kThreads = 256;
 constexpr int64_t kMaxGridZ = 65535;
 /// Column groups per block (a warp's worth reads 512 contiguous bytes).
 constexpr int64_t kMaxGroupsPerBlock = 32;
 /// Rows of w a thread loads at once (an unrolled step).
 constexpr int64_t kMaxRowsPerStep = 8;
-/// Blocks below which the rows per step halve (more, smaller chunks): two
-/// per SM of the H200.
+/// One wave: two blocks per SM of the H200. Below it the rows per step
+/// halve (more, smaller chunks); above it threads take more steps (see
+/// planChunks). W8's four products (32-86 MiB of weights), H200,
+/// 2026-12-03, Nsight Compute: 2.3-3.2 TB/s in blocks of one step (32 KB),
+/// 2.0-3.7 in blocks of four steps (128 KB; up to 2.9 waves), 2.6-4.0 in
+/// one wave of 240-258 blocks; W8 0.186 ms with them in cuBLASLt, 0.160 in
+/// one wave.
 constexpr int64_t kMinBlocks = 264;
 /// Chunks above which a thread takes more steps (each tile's last block
 /// adds up every chunk).
@@ -135,6 +135,13 @@ void planChunks(Plan &plan, int64_t tiles) {
   plan.steps = 1;
   while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
     ++plan.steps;
+  // A grid of more than one wave (kMinBlocks) takes more steps until it is
+  // one: the blocks then end together rather than in a partial last wave,
+  // and each thread's next step loads while its current one adds.
+  while (tiles * chunksFor(plan.unroll * plan.steps) * plan.batch >
+             kMinBlocks &&
+         chunksFor(plan.unroll * plan.steps) > 1)
+    ++plan.steps;
   plan.rows = plan.unroll * plan.steps;
   plan.chunks = chunksFor(plan.rows);
 }
@@ -171,8 +178,6 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
           mlx::getFoldableCopy(op.getDpsInputs()[1], op).getOperation()))
     return std::nullopt;
   int64_t bytes = mlx::getElementBytes(wType.getElementType());
-  if (wType.getNumElements() / plan.batch * bytes > kMaxSplitBytes)
-    return std::nullopt;
   plan.elementBytes = std::max<int64_t>(bytes, 1);
   plan.width = std::max<int64_t>(1, 16 / plan.elementBytes);
   while (plan.width > 1 &&
@@ -223,6 +228,9 @@ public:
 
   linalg::LinalgOp op;
   Plan plan;
+  /// False when the epilogue must stay an op of its own (it reads what
+  /// another product of the launch writes).
+  bool fusesEpilogue = true;
 
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -385,22 +393,37 @@ void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
   NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
   if (!prefetchesWeights)
     firstRows = loadRows(firstRow);
-  addRows(firstRow, firstRows);
   if (plan.steps > 1) {
+    // The next step's rows are loaded before this step's are added: a
+    // thread keeps two steps of loads in flight.
+    SmallVector<Value> carried(sums);
+    carried.append(firstRows);
     auto loop = scf::ForOp::create(
-        b, loc, cst(1), cst(plan.steps), cst(1), sums,
-        [&](OpBuilder &body, Location l, Value step, ValueRange carried) {
+        b, loc, cst(1), cst(plan.steps), cst(1), carried,
+        [&](OpBuilder &body, Location l, Value step, ValueRange values) {
           OpBuilder::InsertionGuard inner(b);
           b.setInsertionPoint(body.getInsertionBlock(),
                               body.getInsertionPoint());
-          sums.assign(carried.begin(), carried.end());
+          sums.assign(values.begin(), values.begin() + plan.m);
           Value stepRow = arith::AddIOp::create(
               b, l, firstRow,
               arith::MulIOp::create(b, l, step, cst(plan.unroll)));
-          addRows(stepRow, loadRows(stepRow));
-          scf::YieldOp::create(b, l, sums);
+          SmallVector<Value> next = loadRows(stepRow);
+          Value previousRow =
+              arith::SubIOp::create(b, l, stepRow, cst(plan.unroll));
+          SmallVector<Value> current(values.drop_front(plan.m));
+          addRows(previousRow, current);
+          SmallVector<Value> yielded(sums);
+          yielded.append(next);
+          scf::YieldOp::create(b, l, yielded);
         });
-    sums.assign(loop.getResults().begin(), loop.getResults().end());
+    sums.assign(loop.getResults().begin(), loop.getResults().begin() + plan.m);
+    Value lastRow = arith::AddIOp::create(b, loc, firstRow,
+                                          cst((plan.steps - 1) * plan.unroll));
+    SmallVector<Value> lastRows(loop.getResults().drop_front(plan.m));
+    addRows(lastRow, lastRows);
+  } else {
+    addRows(firstRow, firstRows);
   }
   // The block's k slices merge; its chunk's sums go to `partials`.
   slot = arith::MulIOp::create(b, loc, tx, cst(plan.width));
@@ -488,6 +511,8 @@ void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
 }
 
 linalg::GenericOp ProductSplitter::findEpilogue() {
+  if (!fusesEpilogue)
+    return {};
   Value acc = op.getDpsInits()[0];
   auto alloc = acc.getDefiningOp<memref::AllocOp>();
   if (!alloc)
@@ -827,6 +852,26 @@ bool joinsGroup(ArrayRef<ProductSplitter *> group, ProductSplitter &next) {
   return true;
 }
 
+/// Whether `next`'s epilogue reads what a product of `group` (or that
+/// product's epilogue) writes. In one launch, the blocks that write it may
+/// not have finished when `next`'s last block computes the epilogue: SwiGLU's
+/// silu(gate) * up, with the gate and up products sharing a launch.
+bool epilogueReadsGroup(ArrayRef<ProductSplitter *> group,
+                        ProductSplitter &next) {
+  linalg::GenericOp epilogue = next.findEpilogue();
+  if (!epilogue)
+    return false;
+  llvm::SmallPtrSet<Value, 8> written;
+  for (ProductSplitter *member : group) {
+    written.insert(mlx::getRootBuffer(member->op.getDpsInits()[0]));
+    if (linalg::GenericOp other = member->findEpilogue())
+      written.insert(mlx::getRootBuffer(other.getDpsInits()[0]));
+  }
+  return llvm::any_of(epilogue.getDpsInputs(), [&](Value input) {
+    return written.contains(mlx::getRootBuffer(input));
+  });
+}
+
 struct MlxcSplitVectorProductsPass final
     : mlx::impl::MlxcSplitVectorProductsBase<MlxcSplitVectorProductsPass> {
   using Base::Base;
@@ -866,6 +911,9 @@ struct MlxcSplitVectorProductsPass final
         if (joinsGroup(group, *splitter) ||
             (hoistAfter(last.getUnitEnd(), *splitter) &&
              joinsGroup(group, *splitter))) {
+          // Its epilogue then runs after the launch, as an op of its own.
+          if (epilogueReadsGroup(group, *splitter))
+            splitter->fusesEpilogue = false;
           group.push_back(splitter);
           joined = true;
         }

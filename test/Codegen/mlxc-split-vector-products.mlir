@@ -143,3 +143,71 @@ func.func @written_between(%a: memref<1x64xf32>, %wq: memref<64x96xf32>,
                 outs(%k : memref<1x96xf32>)
   return
 }
+
+// -----
+
+// SwiGLU: the gate and up products share a launch, so the op that reads
+// both (silu(gate) * up) cannot be up's epilogue (the blocks of gate's
+// tiles may not have finished when up's last block would compute it): it
+// runs after the launch.
+// CHECK-LABEL: func.func @gate_up
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-NOT: math.exp
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: return
+func.func @gate_up(%a: memref<1x64xf32>, %wg: memref<64x96xf32>,
+                   %wu: memref<64x96xf32>, %out: memref<1x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %g = memref.alloc() : memref<1x96xf32>
+  linalg.fill ins(%zero : f32) outs(%g : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wg : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%g : memref<1x96xf32>)
+  %u = memref.alloc() : memref<1x96xf32>
+  linalg.fill ins(%zero : f32) outs(%u : memref<1x96xf32>)
+  linalg.matmul ins(%a, %wu : memref<1x64xf32>, memref<64x96xf32>)
+                outs(%u : memref<1x96xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%g, %u : memref<1x96xf32>, memref<1x96xf32>)
+      outs(%out : memref<1x96xf32>) {
+  ^bb0(%gi: f32, %ui: f32, %o: f32):
+    %neg = arith.negf %gi : f32
+    %e = math.exp %neg : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %gi, %d : f32
+    %r = arith.mulf %s, %ui : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %g : memref<1x96xf32>
+  memref.dealloc %u : memref<1x96xf32>
+  return
+}
+
+// -----
+
+// A large weight (64 MiB of f32): 32 column tiles of 128 columns; 64 chunks
+// would make 2048 blocks, so threads take more steps of 8 rows until the
+// grid is one wave (at most 264 blocks): 8 chunks, 8 steps. Each step
+// loads the next step's rows before it adds the current ones: the loop
+// carries the sums and the loaded rows.
+// CHECK-LABEL: func.func @one_wave
+// CHECK: memref.alloc() : memref<8x1x1x4096xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}} = %c8{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-COUNT-8: vector.load %arg1
+// CHECK: scf.for {{.*}} = %c1{{.*}} to %c8{{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-8: vector.load %arg1
+// CHECK: arith.mulf
+// CHECK: scf.yield
+func.func @one_wave(%a: memref<1x4096xf32>, %w: memref<4096x4096xf32>,
+                    %c: memref<1x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4096xf32>)
+  linalg.matmul ins(%a, %w : memref<1x4096xf32>, memref<4096x4096xf32>)
+                outs(%c : memref<1x4096xf32>)
+  return
+}
