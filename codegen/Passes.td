@@ -52,6 +52,20 @@ def ConvertMlxToLinalg : Pass<"convert-mlx-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def MlxcFoldConstantMaps : Pass<"mlxc-fold-constant-maps"> {
+  let summary = "Small elementwise maps of indices and constants become constants";
+  let description = [{
+    A `linalg.generic` without reductions whose inputs are dense constants
+    and whose outputs' initial values are never read (its values depend
+    only on the loop indices and on constants: RoPE's inverse frequencies,
+    an arange, a small mask) is computed at compile time: each of its at
+    most 4096 points is evaluated by the folders of the body's ops, and the
+    results become `arith.constant`s. The map is then no kernel and no
+    launch. A map with an op that does not fold stays as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // GPU preparation
 //===----------------------------------------------------------------------===//

@@ -12,7 +12,7 @@ std::string mlx::getLinalgPipeline(bool keepProducts, bool attentionKernels) {
   return std::string(attentionKernels
                          ? "mlx-raise-attention,mlx-decompose{keep-attention},"
                          : "mlx-decompose,") +
-         "canonicalize,cse,convert-mlx-to-linalg,"
+         "canonicalize,cse,convert-mlx-to-linalg,mlxc-fold-constant-maps,"
          "mlxc-elementwise-through-concat," +
          (keepProducts ? "mlxc-fuse-elementwise"
                        : "linalg-fuse-elementwise-ops") +
