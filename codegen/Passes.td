@@ -505,7 +505,10 @@ def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
     attention's, into a linalg.generic and fuses its operands' scaling or
     broadcasting into it). The products stay named ops that
     `mlxc-matmul-to-runtime` hands to cuBLASLt; the elementwise ops around
-    them fuse as before. A map that reads a value broadcast along a
+    them fuse as before. A small table (at most 4096 points: a decode
+    step's RoPE cosines and sines) is recomputed in each elementwise map of
+    at most 65536 points that reads it, even through a broadcast, so that
+    it is no kernel of its own. A map that reads a value broadcast along a
     reduction's rows (argmax's candidate indices, which read the row's
     extreme) is not fused into that reduction: kernel formation puts both
     into the row kernel that makes the value, where the fused reduction

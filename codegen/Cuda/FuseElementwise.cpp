@@ -5,8 +5,9 @@
 // batch loops) and then fuses elementwise producers (a scale, a
 // normalization, a broadcast) into that contraction: fine for loops, but
 // cuBLASLt can no longer run it. On CUDA, products stay named ops, and a
-// cheap map (a cast) with several consumers is fused into each of them. A
-// map that reads a value broadcast along a reduction's rows (argmax's
+// cheap map (a cast) with several consumers is fused into each of them, as
+// is a small table (a decode step's RoPE cosines and sines) into the small
+// maps that read it. A map that reads a value broadcast along a reduction's rows (argmax's
 // extreme) stays out of that reduction: kernel formation then puts the map
 // and the reduction into the row kernel that makes the value, where a
 // reduction with such an operand would run on its own, unsplit.
@@ -15,7 +16,9 @@
 
 #include "codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mlx {
@@ -75,6 +78,137 @@ static bool addsRowInvariantOperand(OpOperand *fused) {
 }
 
 namespace {
+
+/// Points of a table that its consumers recompute (a decode step's RoPE
+/// cosines and sines: one per frequency), and points of a consumer that
+/// recomputes one (a decode step's q or k, not a prefill's activations).
+constexpr int64_t kMaxTablePoints = 4096;
+constexpr int64_t kMaxRecomputingPoints = 1 << 16;
+
+int64_t countPoints(linalg::GenericOp op) {
+  int64_t points = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    points *= range;
+  return points;
+}
+
+/// A small elementwise table (a decode step's RoPE cosines and sines, [1,
+/// 64]) read by elementwise maps of few points (the rotations of q and of
+/// k) is recomputed in each of them, so that it is no kernel of its own:
+/// the fusion control above never duplicates a map that is not cheap, and
+/// upstream fusion, which keeps the table's results that other maps read,
+/// would write them from each consumer's larger loop space. Here the
+/// consumer reads the table's inputs itself; the table's loops are read
+/// off the consumer's indexing of it (each result a loop of the consumer or
+/// a unit dimension's 0).
+struct RecomputeSmallTable final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (consumer.getNumReductionLoops() != 0 || consumer.hasDynamicShape() ||
+        !consumer.hasPureTensorSemantics() ||
+        countPoints(consumer) > kMaxRecomputingPoints)
+      return failure();
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto table = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!table || table.getNumReductionLoops() != 0 ||
+          table.hasDynamicShape() || !table.hasPureTensorSemantics() ||
+          countPoints(table) > kMaxTablePoints ||
+          isProduct(table.getOperation()))
+        continue;
+      auto result = cast<OpResult>(operand->get());
+      AffineMap resultMap = table.getIndexingMapMatchingResult(result);
+      AffineMap read = consumer.getMatchingIndexingMap(operand);
+      // Tables of identity results whose initial values they never read.
+      if (!resultMap.isIdentity() ||
+          llvm::any_of(table.getDpsInitsMutable(), [&](OpOperand &init) {
+            return !table.getMatchingBlockArgument(&init).use_empty();
+          }))
+        continue;
+      bool readsLoopsOrZero = llvm::all_of(read.getResults(), [](AffineExpr e) {
+        auto constant = dyn_cast<AffineConstantExpr>(e);
+        return isa<AffineDimExpr>(e) || (constant && constant.getValue() == 0);
+      });
+      if (!readsLoopsOrZero)
+        continue;
+      rewriter.replaceOp(consumer,
+                         recompute(rewriter, consumer, operand, table, read));
+      return success();
+    }
+    return failure();
+  }
+
+  /// `consumer` with `operand` (a result of `table`) replaced by the
+  /// table's inputs and its body computed in place.
+  static ValueRange recompute(PatternRewriter &rewriter,
+                              linalg::GenericOp consumer, OpOperand *operand,
+                              linalg::GenericOp table, AffineMap read) {
+    unsigned position = operand->getOperandNumber();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : consumer.getDpsInputOperands()) {
+      if (input != operand) {
+        inputs.push_back(input->get());
+        maps.push_back(consumer.getMatchingIndexingMap(input));
+        continue;
+      }
+      // The table's loop i is the consumer's read expression i.
+      for (OpOperand *tableInput : table.getDpsInputOperands()) {
+        inputs.push_back(tableInput->get());
+        maps.push_back(table.getMatchingIndexingMap(tableInput).compose(read));
+      }
+    }
+    SmallVector<Value> outputs = consumer.getDpsInits();
+    for (OpOperand &init : consumer.getDpsInitsMutable())
+      maps.push_back(consumer.getMatchingIndexingMap(&init));
+    auto fused = linalg::GenericOp::create(
+        rewriter, consumer.getLoc(), consumer.getResultTypes(), inputs, outputs,
+        maps, consumer.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          IRMapping mapping;
+          Block *tableBody = table.getBody();
+          Block *body = consumer.getBody();
+          unsigned tableInputs = table.getNumDpsInputs();
+          // The new block arguments: the consumer's inputs before the
+          // operand, the table's inputs, the rest.
+          for (unsigned i = 0; i < tableInputs; ++i)
+            mapping.map(tableBody->getArgument(i), args[position + i]);
+          for (Operation &op : tableBody->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+              AffineExpr expr = read.getResult(index.getDim());
+              Value value =
+                  isa<AffineDimExpr>(expr)
+                      ? linalg::IndexOp::create(
+                            b, loc, cast<AffineDimExpr>(expr).getPosition())
+                            .getResult()
+                      : arith::ConstantIndexOp::create(b, loc, 0).getResult();
+              mapping.map(index.getResult(), value);
+              continue;
+            }
+            b.clone(op, mapping);
+          }
+          Value tableValue =
+              mapping.lookupOrDefault(tableBody->getTerminator()->getOperand(
+                  cast<OpResult>(operand->get()).getResultNumber()));
+          for (unsigned i = 0; i < body->getNumArguments(); ++i) {
+            if (i < position)
+              mapping.map(body->getArgument(i), args[i]);
+            else if (i == position)
+              mapping.map(body->getArgument(i), tableValue);
+            else
+              mapping.map(body->getArgument(i), args[i - 1 + tableInputs]);
+          }
+          for (Operation &op : body->without_terminator())
+            b.clone(op, mapping);
+          SmallVector<Value> yielded;
+          for (Value value : body->getTerminator()->getOperands())
+            yielded.push_back(mapping.lookupOrDefault(value));
+          linalg::YieldOp::create(b, loc, yielded);
+        });
+    return fused.getResults();
+  }
+};
+
 struct MlxcFuseElementwisePass final
     : mlx::impl::MlxcFuseElementwiseBase<MlxcFuseElementwisePass> {
   using Base::Base;
@@ -92,6 +226,7 @@ struct MlxcFuseElementwisePass final
     };
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    patterns.add<RecomputeSmallTable>(ctx);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
