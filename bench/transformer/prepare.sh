@@ -16,7 +16,7 @@ MLXC=$(cd "$BUILD" && pwd)/bin/mlxc
 mkdir -p "$DEST/tiny"
 cp bench/transformer/run_gpu.py bench/transformer/specs.py \
   bench/transformer/in_place_timing.py bench/transformer/in_place_ncu.py \
-  bench/transformer/kernels_ncu.py "$DEST/"
+  bench/transformer/kernels_ncu.py bench/transformer/compare_gpu.py "$DEST/"
 status=0
 nice -n 10 python3 bench/transformer/prepare.py "$MLXC" "$DEST/tiny" --tiny "$@" || status=1
 nice -n 10 python3 bench/transformer/prepare.py "$MLXC" "$DEST" "$@" || status=1
