@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -58,9 +59,7 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluate(linalg::GenericOp op) {
       !op.hasPureTensorSemantics())
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t points = 1;
-  for (int64_t range : ranges)
-    points *= range;
+  int64_t points = computeProduct(ranges);
   Block *body = op.getBody();
   int64_t bodyOps = body->getOperations().size();
   if (points > kMaxPoints || points * bodyOps > kMaxFolds)

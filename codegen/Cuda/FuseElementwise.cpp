@@ -7,10 +7,11 @@
 // cuBLASLt can no longer run it. On CUDA, products stay named ops, and a
 // cheap map (a cast) with several consumers is fused into each of them, as
 // is a small table (a decode step's RoPE cosines and sines) into the small
-// maps that read it. A map that reads a value broadcast along a reduction's rows (argmax's
-// extreme) stays out of that reduction: kernel formation then puts the map
-// and the reduction into the row kernel that makes the value, where a
-// reduction with such an operand would run on its own, unsplit.
+// maps that read it. A map that reads a value broadcast along a reduction's
+// rows (argmax's extreme) stays out of that reduction: kernel formation
+// then puts the map and the reduction into the row kernel that makes the
+// value, where a reduction with such an operand would run on its own,
+// unsplit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -86,10 +88,7 @@ constexpr int64_t kMaxTablePoints = 4096;
 constexpr int64_t kMaxRecomputingPoints = 1 << 16;
 
 int64_t countPoints(linalg::GenericOp op) {
-  int64_t points = 1;
-  for (int64_t range : op.getStaticLoopRanges())
-    points *= range;
-  return points;
+  return computeProduct(op.getStaticLoopRanges());
 }
 
 /// A small elementwise table (a decode step's RoPE cosines and sines, [1,
@@ -113,8 +112,7 @@ struct RecomputeSmallTable final : OpRewritePattern<linalg::GenericOp> {
       auto table = operand->get().getDefiningOp<linalg::GenericOp>();
       if (!table || table.getNumReductionLoops() != 0 ||
           table.hasDynamicShape() || !table.hasPureTensorSemantics() ||
-          countPoints(table) > kMaxTablePoints ||
-          isProduct(table.getOperation()))
+          countPoints(table) > kMaxTablePoints)
         continue;
       auto result = cast<OpResult>(operand->get());
       AffineMap resultMap = table.getIndexingMapMatchingResult(result);
