@@ -26,12 +26,13 @@ void populateMlxDecomposePatterns(RewritePatternSet &patterns,
 class ScaledDotProductAttentionOp;
 /// Whether kernel.attention can compute this attention on CUDA: as a
 /// flash-attention kernel (bf16 or f16, head dims 64 or 128, query and key
-/// counts multiples of 64, no mask but a causal one) or as a split-key
-/// kernel (few query rows per key head: Kernel/AttentionShapes.h), with a
-/// mask (null: none) of rank 4 that broadcasts to [B, Hq, L, S], boolean or
-/// of the element type, and no sinks.
+/// counts multiples of 64) or as a split-key kernel (few query rows per key
+/// head: Kernel/AttentionShapes.h), with a mask (null: none) of rank 4 at
+/// most that broadcasts to [B, Hq, L, S] (its leading axes 1 when fewer),
+/// boolean or of the element type, and sinks (null: none) of one float per
+/// query head.
 bool canFormAttentionKernel(Type query, Type key, Type value, bool causal,
-                            Type mask, bool hasSinks);
+                            Type mask, Type sinks);
 bool canFormAttentionKernel(ScaledDotProductAttentionOp op);
 
 #define GEN_PASS_REGISTRATION

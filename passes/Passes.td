@@ -49,7 +49,9 @@ def MlxRaiseAttention : Pass<"mlx-raise-attention"> {
     as MLX's fallback: `matmul(scale * q, transpose(k))`, an optional mask
     (a causal or boolean `select` of the lowest value, or an added mask), a
     `softmax` over the keys and a `matmul` with v; with grouped-query heads,
-    q's heads and the mask unflattened into [Hkv, G]. Where one of
+    q's heads and the mask unflattened into [Hkv, G]; with sinks, the
+    softmax over a `concatenate` of the sinks' column (one logit per query
+    head, broadcast) and the scores, its column 0 sliced off. Where one of
     kernel.attention's kernels can take the op (`canFormAttentionKernel`:
     the flash-attention kernel of a prefill, or the split-key kernel of a
     decode step), the graph becomes one `mlx.scaled_dot_product_attention`

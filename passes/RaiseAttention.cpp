@@ -2,9 +2,10 @@
 //
 // An MLX export made on the CPU holds attention as MLX's fallback graph:
 // `matmul(scale * q, transpose(k))`, a causal or boolean-mask `select` (or
-// an additive mask), a `softmax` over the keys and a `matmul` with v. The GPU
-// runs that as a flash-attention kernel (kernel.attention) when the op is whole
-// again: this pass raises the fallback graph back to
+// an additive mask), a `softmax` over the keys (with sinks: over the sinks
+// column and the scores, the sinks' probability sliced off) and a `matmul`
+// with v. The GPU runs that as a flash-attention kernel (kernel.attention)
+// when the op is whole again: this pass raises the fallback graph back to
 // `mlx.scaled_dot_product_attention` where such a kernel can take it, and
 // `mlx-decompose{keep-attention}` leaves those ops.
 //
@@ -29,35 +30,43 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 bool mlx::canFormAttentionKernel(Type query, Type key, Type value, bool causal,
-                                 Type mask, bool hasSinks) {
+                                 Type mask, Type sinks) {
   auto q = dyn_cast<RankedTensorType>(query);
   auto k = dyn_cast<RankedTensorType>(key);
   auto v = dyn_cast<RankedTensorType>(value);
-  if (!q || !k || !v || hasSinks || !kernel::isAttentionShape(q, k, v))
+  if (!q || !k || !v || !kernel::isAttentionShape(q, k, v))
     return false;
+  if (sinks) {
+    auto s = dyn_cast<RankedTensorType>(sinks);
+    if (!s || s.getRank() != 1 || s.getDimSize(0) != q.getDimSize(1) ||
+        !isa<FloatType>(s.getElementType()))
+      return false;
+  }
   if (mask) {
-    // Rank 4, each axis 1 or the full [B, Hq, L, S]; boolean or additive.
+    // Rank 4 at most (the leading axes 1), each axis 1 or the full
+    // [B, Hq, L, S]; boolean or additive.
     auto m = dyn_cast<RankedTensorType>(mask);
-    if (!m || causal || m.getRank() != 4 || !m.hasStaticShape() ||
+    if (!m || causal || m.getRank() > 4 || !m.hasStaticShape() ||
         !(m.getElementType().isInteger(1) ||
           m.getElementType() == q.getElementType()))
       return false;
     int64_t full[4] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
                        k.getDimSize(2)};
-    for (auto [size, expected] : llvm::zip(m.getShape(), full))
+    for (auto [size, expected] :
+         llvm::zip(m.getShape(), ArrayRef(full).take_back(m.getRank())))
       if (size != 1 && size != expected)
         return false;
   }
-  return kernel::isFlashAttentionShape(q, k, v, causal, mask != nullptr) ||
+  return kernel::isFlashAttentionShape(q, k, v, causal) ||
          kernel::isSplitKeyAttentionShape(q, k, v);
 }
 
 bool mlx::canFormAttentionKernel(ScaledDotProductAttentionOp op) {
-  Value mask = op.getMask();
+  Value mask = op.getMask(), sinks = op.getSinks();
   return canFormAttentionKernel(
       op.getQueries().getType(), op.getKeys().getType(),
       op.getValues().getType(), op.getCausal(), mask ? mask.getType() : Type(),
-      op.getSinks() != nullptr);
+      sinks ? sinks.getType() : Type());
 }
 
 namespace {
@@ -189,15 +198,76 @@ std::optional<MaskSource> findMaskSource(Value mask,
   return MaskSource{source, shape};
 }
 
+/// The [Hq] sinks that MLX's fallback joins to the scores as their column 0:
+/// `column` ([B, Hq, L, 1], or grouped [B, Hkv, G, L, 1]) broadcast from
+/// one value per head, through layout ops (and a cast) from a rank-1
+/// tensor; null when it is not so.
+Value findSinks(Value column, RankedTensorType scoresType) {
+  Value source = unbroadcast(column);
+  auto type = dyn_cast<RankedTensorType>(source.getType());
+  int64_t rank = scoresType.getRank();
+  if (!type || !type.hasStaticShape() || type.getRank() > rank)
+    return Value();
+  // Only the head axes may differ from 1: then the elements are the heads
+  // in order, and layout ops that keep the count keep that order.
+  SmallVector<int64_t> shape(rank - type.getRank(), 1);
+  llvm::append_range(shape, type.getShape());
+  int64_t heads = 1;
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    bool headAxis = axis == 1 || (rank == 5 && axis == 2);
+    if (headAxis && shape[axis] == scoresType.getDimSize(axis))
+      heads *= shape[axis];
+    else if (shape[axis] != 1)
+      return Value();
+  }
+  while (Operation *def = source.getDefiningOp()) {
+    if (!isa<UnflattenOp, ExpandDimsOp, ReshapeOp>(def))
+      break;
+    source = def->getOperand(0);
+  }
+  if (auto cast = source.getDefiningOp<AstypeOp>())
+    source = cast.getX();
+  auto sinksType = dyn_cast<RankedTensorType>(source.getType());
+  if (!sinksType || sinksType.getRank() != 1 ||
+      sinksType.getDimSize(0) != heads ||
+      !isa<FloatType>(sinksType.getElementType()))
+    return Value();
+  return source;
+}
+
+/// Whether `slice` drops column 0 of the last axis of its (static) input and
+/// keeps the rest.
+bool dropsFirstColumn(SliceOp slice) {
+  auto type = cast<RankedTensorType>(slice.getX().getType());
+  if (!type.hasStaticShape())
+    return false;
+  int64_t rank = type.getRank();
+  for (int64_t axis = 0; axis < rank; ++axis)
+    if (slice.getStart()[axis] != (axis == rank - 1 ? 1 : 0) ||
+        slice.getStop()[axis] != type.getDimSize(axis) ||
+        slice.getStrides()[axis] != 1)
+      return false;
+  return true;
+}
+
 /// matmul(softmax(mask?(matmul(scale * q, transpose(k)))), v) ->
-/// scaled_dot_product_attention(q, k, v). The grouped-query form (rank 5)
-/// splits q's heads into [Hkv, G] (unflatten), views k and v with a group
-/// axis (expand_dims, broadcast_to) and flattens the result's heads back.
+/// scaled_dot_product_attention(q, k, v). With sinks, the softmax's input
+/// is concatenate(sinks column, scores) and its column 0 is sliced off. The
+/// grouped-query form (rank 5) splits q's heads into [Hkv, G] (unflatten),
+/// views k and v with a group axis (expand_dims, broadcast_to) and flattens the
+/// result's heads back.
 struct RaiseAttention final : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    auto softmax = op.getLhs().getDefiningOp<SoftmaxOp>();
+    Value probabilities = op.getLhs();
+    auto dropSinks = probabilities.getDefiningOp<SliceOp>();
+    if (dropSinks) {
+      if (!dropSinks->hasOneUse() || !dropsFirstColumn(dropSinks))
+        return failure();
+      probabilities = dropSinks.getX();
+    }
+    auto softmax = probabilities.getDefiningOp<SoftmaxOp>();
     if (!softmax || !softmax->hasOneUse())
       return failure();
     auto scoresType = cast<RankedTensorType>(softmax.getX().getType());
@@ -218,6 +288,17 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
       result = flatten;
     }
     Value scores = softmax.getX();
+    Value sinks;
+    if (dropSinks) {
+      auto join = scores.getDefiningOp<ConcatenateOp>();
+      if (!join || !join->hasOneUse() || join.getInputs().size() != 2 ||
+          (join.getAxis() != -1 && join.getAxis() != rank - 1))
+        return failure();
+      scores = join.getInputs()[1];
+      scoresType = cast<RankedTensorType>(scores.getType());
+      if (!(sinks = findSinks(join.getInputs()[0], scoresType)))
+        return failure();
+    }
     bool causal = false;
     std::optional<MaskSource> mask;
     if (auto select = scores.getDefiningOp<SelectOp>()) {
@@ -296,7 +377,7 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
     }
     if (qType.getRank() != 4 ||
         !canFormAttentionKernel(q.getType(), k.getType(), v.getType(), causal,
-                                maskType, /*hasSinks=*/false) ||
+                                maskType, sinks ? sinks.getType() : Type()) ||
         resultType !=
             RankedTensorType::get(
                 {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2),
@@ -316,7 +397,7 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
                               rewriter.getDenseI64ArrayAttr(mask->shape));
     }
     rewriter.replaceOpWithNewOp<ScaledDotProductAttentionOp>(
-        result, resultType, q, k, v, maskValue, /*sinks=*/Value(),
+        result, resultType, q, k, v, maskValue, sinks,
         rewriter.getF32FloatAttr(static_cast<float>(scale)),
         rewriter.getBoolAttr(causal));
     return success();

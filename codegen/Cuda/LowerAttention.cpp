@@ -8,14 +8,16 @@
 // and sum in registers (online softmax in base 2, log2 e folded into one
 // FMA), turns the probabilities into the next product's A fragments without
 // leaving registers and accumulates P.V in float32. The scores never reach
-// memory. A causal kernel stops at the block's last visible key tile.
+// memory. A causal kernel stops at the block's last visible key tile; a
+// mask (boolean or additive, broadcast) is read for each score, and a
+// query head's sink starts its rows' online softmax.
 //
 // Shared memory holds one key and one value tile, each row's 16-byte chunks
 // swizzled (chunk ^ row % 8) so that the fragment reads of a warp fall in
 // distinct banks.
 //
 // Shapes the flash-attention kernel does not take (a decode step's few
-// query rows, masks, f32) go to the split-key kernel of
+// query rows, f32) go to the split-key kernel of
 // SplitKeyAttention.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -49,6 +51,10 @@ using namespace mlir;
 namespace {
 constexpr int64_t kWarps = 4, kRowsPerWarp = 16;
 constexpr int64_t kBlockRows = kWarps * kRowsPerWarp, kKeyTile = 64;
+/// A key a boolean mask hides: its score is below any kept one by far, yet
+/// finite. A power of two: its product with log2 e is exact, so that in a
+/// row with every key masked fma(s, log2 e, -m log2 e) is exactly 0.
+constexpr float kMaskedScore = -0x1p100f;
 
 /// Whether `op` touches `value` (uses it, or a view of it).
 bool touches(Operation *op, Value value) {
@@ -379,8 +385,33 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   for (int64_t i = 0; i < vTiles * 4; ++i)
     init.push_back(zero);
   Value negInf = kb.f32Const(-INFINITY);
-  init.append({negInf, negInf, zero, zero}); // row max and sum, rows g, g+8
+  // Row max and sum, rows g and g + 8. A sink starts each row as a score of
+  // its own: the max is the sink, the sum 1 (in one lane of the quad, which
+  // adds its lanes' sums at the end).
+  if (Value sinks = op.getSinks()) {
+    Value sink = arith::ExtFOp::create(
+        b, loc, f32,
+        memref::LoadOp::create(b, loc, sinks, ValueRange{head}).getResult());
+    Value firstLane =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, kb.index(0));
+    Value sum =
+        arith::SelectOp::create(b, loc, firstLane, kb.f32Const(1.0), zero);
+    init.append({sink, sink, sum, sum});
+  } else {
+    init.append({negInf, negInf, zero, zero});
+  }
   const double log2e = 1.4426950408889634;
+  // An additive mask can make every score of a row so far -inf: such a row
+  // max shifts the exponentials by 0, so that they are 0 and not NaN.
+  Value mask = op.getMask();
+  bool additiveMask = mask && !memrefType(mask).getElementType().isInteger(1);
+  auto shiftOf = [&](Value max) -> Value {
+    if (!additiveMask || op.getSinks())
+      return max;
+    Value isNegInf =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf);
+    return arith::SelectOp::create(b, loc, isNegInf, zero, max);
+  };
 
   // A key or value tile moves 16 bytes a thread at a time: loads from
   // global memory into registers, then stores into shared memory with the
@@ -502,6 +533,30 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
               s[nt][i] = masked.getResult(nt * 4 + i);
         }
 
+        // A mask (broadcast to [B, Hq, L, S]): boolean keeps a key or gives
+        // it a score below any kept one by far, yet finite (a row with every
+        // key masked averages them, as MLX's fallback does); else added.
+        if (mask) {
+          ArrayRef<int64_t> maskShape = memrefType(mask).getShape();
+          Value low = kb.f32Const(kMaskedScore);
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
+            for (int i = 0; i < 4; ++i) {
+              Value key = kb.add(kb.add(firstKey, t2), nt * 8 + i % 2);
+              Value at[4] = {bIdx, head, rows[i / 2], key};
+              SmallVector<Value> indices;
+              for (int64_t d = 0; d < 4; ++d)
+                indices.push_back(maskShape[d] == 1 ? kb.index(0) : at[d]);
+              Value m = memref::LoadOp::create(b, loc, mask, indices);
+              s[nt][i] = m.getType().isInteger(1)
+                             ? arith::SelectOp::create(b, loc, m, s[nt][i], low)
+                                   .getResult()
+                             : arith::AddFOp::create(
+                                   b, loc, s[nt][i],
+                                   arith::ExtFOp::create(b, loc, f32, m))
+                                   .getResult();
+            }
+        }
+
         // Online softmax, base 2: p = 2^(s log2 e - m log2 e).
         Value l2e = kb.f32Const(log2e);
         SmallVector<Value> alpha(2);
@@ -513,12 +568,13 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
                 m = arith::MaxNumFOp::create(b, loc, m, s[nt][2 * r + e]);
           m = kb.quadReduce(m, /*isMax=*/true);
           Value newMax = arith::MaxNumFOp::create(b, loc, rowMax[r], m);
+          Value shiftMax = shiftOf(newMax);
           Value shift = arith::MulFOp::create(
-              b, loc, arith::NegFOp::create(b, loc, newMax), l2e);
+              b, loc, arith::NegFOp::create(b, loc, shiftMax), l2e);
           alpha[r] = math::Exp2Op::create(
               b, loc,
               arith::MulFOp::create(
-                  b, loc, arith::SubFOp::create(b, loc, rowMax[r], newMax),
+                  b, loc, arith::SubFOp::create(b, loc, rowMax[r], shiftMax),
                   l2e));
           Value sum = zero;
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
@@ -620,8 +676,7 @@ struct MlxcLowerAttentionPass final
       foldLayoutCopies(op);
       auto type = [](Value v) { return cast<ShapedType>(v.getType()); };
       if (kernel::isFlashAttentionShape(type(op.getQuery()), type(op.getKey()),
-                                        type(op.getValue()), op.getCausal(),
-                                        op.getMask() != nullptr)) {
+                                        type(op.getValue()), op.getCausal())) {
         Type element = type(op.getQuery()).getElementType();
         if (failed(lower(op, declareWarpMma(module, element),
                          declareLdMatrix(module, mlx::kLdMatrixName),

@@ -16,7 +16,8 @@
 //      last block of a row group to arrive (an atomic count per row group in
 //      a zero-initialized global, which that block resets) rescales and adds
 //      the chunks in order and writes the output. With one chunk the block
-//      writes the output itself.
+//      writes the output itself. A row's sink (if any) joins here, as a
+//      chunk of its own with sum 1 and no value rows.
 // The summation order depends on the shapes alone: results are the same
 // from run to run. The counts assume one launch at a time, as mlxrt runs
 // the program's kernels.
@@ -143,6 +144,14 @@ struct Emitter {
     return arith::MaxNumFOp::create(b, loc, x, y);
   }
   Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  /// A running max as the shift of exp2(s - shift): -inf (every score so
+  /// far -inf, as an additive mask can make them) shifts by 0, so that the
+  /// probabilities are 0 and not NaN.
+  Value finiteOrZero(Value max) {
+    Value isNegInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           max, f32(-INFINITY));
+    return select(isNegInf, f32(0.0), max);
+  }
   /// A float (or a vector of them) widened to f32.
   Value toF32(Value x) {
     Type f32 = b.getF32Type();
@@ -414,11 +423,12 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
                          })
                       .getResult(0);
       max = e.butterfly(max, 32, /*isMax=*/true);
+      Value shift = e.finiteOrZero(max);
       Value sum = e.loop(lane, e.index(p.chunk), 32, ValueRange{e.f32(0.0)},
                          [&](Value i, ValueRange args) -> SmallVector<Value> {
                            Value s = memref::LoadOp::create(b, loc, scores,
                                                             ValueRange{row, i});
-                           Value prob = e.exp2(e.fsub(s, max));
+                           Value prob = e.exp2(e.fsub(s, shift));
                            memref::StoreOp::create(b, loc, prob, scores,
                                                    ValueRange{row, i});
                            return {e.fadd(args[0], prob)};
@@ -474,6 +484,13 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
     memref::StoreOp::create(b, loc, rounded, out,
                             ValueRange{batch, head, index, d});
   };
+  // Row r's sink logit (base 2), from its query head.
+  Value sinks = op.getSinks();
+  auto sinkOf = [&](Value r) {
+    Value sink =
+        memref::LoadOp::create(b, loc, sinks, ValueRange{queryOf(r).first});
+    return e.fmul(e.toF32(sink), log2e);
+  };
   auto forEachOutput = [&](function_ref<void(Value, Value)> body) {
     e.loop(tid, e.index(p.blockRows * p.vdim), kThreads, ValueRange(),
            [&](Value i, ValueRange) -> SmallVector<Value> {
@@ -494,6 +511,14 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
     Value sum =
         memref::LoadOp::create(b, loc, stats, ValueRange{r, e.index(1)});
     if (p.splits == 1) {
+      if (sinks) {
+        // The sink joins the row's softmax: both rescaled to the larger max.
+        Value sink = sinkOf(r);
+        Value top = e.fmax(max, sink);
+        Value weight = e.exp2(e.fsub(max, top));
+        total = e.fmul(total, weight);
+        sum = e.fadd(e.fmul(sum, weight), e.exp2(e.fsub(sink, top)));
+      }
       writeOutput(r, d, arith::DivFOp::create(b, loc, total, sum));
       return;
     }
@@ -543,21 +568,25 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
           return memref::LoadOp::create(b, loc, partialStats,
                                         ValueRange{row, s, e.index(which)});
         };
-        Value max = e.loop(e.index(0), e.index(p.splits), 1, ValueRange{negInf},
+        // The sink joins as one more chunk, of sum 1 and no rows.
+        Value sink = sinks ? sinkOf(r) : Value();
+        Value max = e.loop(e.index(0), e.index(p.splits), 1,
+                           ValueRange{sink ? sink : negInf},
                            [&](Value s, ValueRange args) -> SmallVector<Value> {
                              return {e.fmax(args[0], stat(s, 0))};
                            })
                         .getResult(0);
-        scf::ForOp totals =
-            e.loop(e.index(0), e.index(p.splits), 1,
-                   ValueRange{e.f32(0.0), e.f32(0.0)},
-                   [&](Value s, ValueRange args) -> SmallVector<Value> {
-                     Value weight = e.exp2(e.fsub(stat(s, 0), max));
-                     Value x = memref::LoadOp::create(b, loc, partialRows,
-                                                      ValueRange{row, s, d});
-                     return {e.fadd(args[0], e.fmul(stat(s, 1), weight)),
-                             e.fadd(args[1], e.fmul(x, weight))};
-                   });
+        Value shift = e.finiteOrZero(max);
+        Value sinkSum = sink ? e.exp2(e.fsub(sink, shift)) : e.f32(0.0);
+        scf::ForOp totals = e.loop(
+            e.index(0), e.index(p.splits), 1, ValueRange{sinkSum, e.f32(0.0)},
+            [&](Value s, ValueRange args) -> SmallVector<Value> {
+              Value weight = e.exp2(e.fsub(stat(s, 0), shift));
+              Value x = memref::LoadOp::create(b, loc, partialRows,
+                                               ValueRange{row, s, d});
+              return {e.fadd(args[0], e.fmul(stat(s, 1), weight)),
+                      e.fadd(args[1], e.fmul(x, weight))};
+            });
         writeOutput(r, d,
                     arith::DivFOp::create(b, loc, totals.getResult(1),
                                           totals.getResult(0)));

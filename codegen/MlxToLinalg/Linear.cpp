@@ -172,7 +172,7 @@ struct MatmulOpLowering final : OpConversionPattern<MatmulOp> {
   }
 };
 /// An attention that kernel.attention's kernels take (mlx-decompose kept
-/// it): kernel.attention, with its mask, into a fresh tensor.
+/// it): kernel.attention, with its mask and sinks, into a fresh tensor.
 struct AttentionOpLowering final
     : OpConversionPattern<ScaledDotProductAttentionOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -182,11 +182,33 @@ struct AttentionOpLowering final
     if (!canFormAttentionKernel(op))
       return rewriter.notifyMatchFailure(op, "must be decomposed");
     auto type = cast<RankedTensorType>(op.getType());
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
+    // The sinks in the element type, as MLX's fallback casts them.
+    Value sinks = adaptor.getSinks();
+    if (sinks) {
+      auto sinksType = cast<RankedTensorType>(op.getSinks().getType());
+      Type from = sinksType.getElementType(), to = type.getElementType();
+      if (from != to)
+        sinks = lowering::buildElementwiseGeneric(
+            rewriter, loc, sinksType.clone(to), sinks, {sinksType},
+            [&](OpBuilder &b, Location l, ValueRange x) {
+              return castScalar(b, l, x[0], from, to);
+            });
+    }
+    // A mask of lower rank gains leading axes of 1: the op's is rank 4.
+    Value mask = adaptor.getMask();
+    if (mask) {
+      auto maskType = cast<RankedTensorType>(mask.getType());
+      SmallVector<int64_t> shape(4 - maskType.getRank(), 1);
+      llvm::append_range(shape, maskType.getShape());
+      if (maskType.getRank() < 4)
+        mask = lowering::reshapeTensor(rewriter, loc, mask, shape);
+    }
     rewriter.replaceOpWithNewOp<kernel::AttentionOp>(
         op, TypeRange{type}, adaptor.getQueries(), adaptor.getKeys(),
-        adaptor.getValues(), adaptor.getMask(), init,
+        adaptor.getValues(), mask, sinks, init,
         rewriter.getF64FloatAttr(op.getScale().convertToDouble()),
         op.getCausal() ? rewriter.getUnitAttr() : UnitAttr());
     return success();

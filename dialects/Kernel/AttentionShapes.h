@@ -37,11 +37,11 @@ inline bool isAttentionShape(ShapedType q, ShapedType k, ShapedType v) {
 }
 
 /// The flash-attention kernel: bf16 or f16, head dims 64 or 128, whole
-/// 64-row query and key tiles, no mask but a causal one (with at least as
-/// many keys as queries).
+/// 64-row query and key tiles, any mask, or a causal one with at least as
+/// many keys as queries.
 inline bool isFlashAttentionShape(ShapedType q, ShapedType k, ShapedType v,
-                                  bool causal, bool masked) {
-  if (!isAttentionShape(q, k, v) || masked)
+                                  bool causal) {
+  if (!isAttentionShape(q, k, v))
     return false;
   Type element = q.getElementType();
   ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape();

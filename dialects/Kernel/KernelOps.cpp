@@ -14,8 +14,8 @@ using namespace mlir::kernel;
 #include "Kernel/KernelEnums.cpp.inc"
 
 namespace {
-/// kernel.attention reads its query, key, value and mask and writes its
-/// init (which it does not read) in place.
+/// kernel.attention reads its query, key, value, mask and sinks and writes
+/// its init (which it does not read) in place.
 struct AttentionBufferization
     : bufferization::DstBufferizableOpInterfaceExternalModel<
           AttentionBufferization, AttentionOp> {
@@ -37,10 +37,15 @@ struct AttentionBufferization
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    Value mask = attention.getMask() ? buffers[3] : Value();
+    // The buffer of an optional operand (mask, sinks), or null.
+    auto bufferOf = [&](MutableOperandRange operand) -> Value {
+      return operand.empty() ? Value() : buffers[operand[0].getOperandNumber()];
+    };
     Value init = buffers.back();
     AttentionOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0],
-                        buffers[1], buffers[2], mask, init,
+                        buffers[1], buffers[2],
+                        bufferOf(attention.getMaskMutable()),
+                        bufferOf(attention.getSinksMutable()), init,
                         attention.getScaleAttr(), attention.getCausalAttr())
         ->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     bufferization::replaceOpWithBufferizedValues(rewriter, op, init);
@@ -213,6 +218,15 @@ LogicalResult AttentionOp::verify() {
                << "]";
     if (getCausal())
       return emitOpError() << "takes a mask or causal, not both";
+  }
+  if (Value sinksValue = getSinks()) {
+    ShapedType s = shaped(sinksValue);
+    if (isa<RankedTensorType>(s) != tensors)
+      return emitOpError() << "mixes tensors and buffers";
+    if (!s.hasRank() || s.getRank() != 1 || s.getElementType() != element ||
+        differ(s.getDimSize(0), qs[1]))
+      return emitOpError() << "sinks " << s << " must be [Hq] = [" << qs[1]
+                           << "] of " << element;
   }
   return success();
 }

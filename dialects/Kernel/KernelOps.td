@@ -93,7 +93,7 @@ def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator,
 }
 
 def Kernel_AttentionOp : Kernel_Op<"attention", [
-    DestinationStyleOpInterface,
+    DestinationStyleOpInterface, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Scaled dot-product attention as one kernel";
   let description = [{
@@ -105,9 +105,11 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     1 or full) to [B, Hq, L, S]: boolean (true keeps the key) or of the
     element type (added to the scaled scores). A masked score is the lowest
     finite value, as in MLX's fallback: a row with every key masked averages
-    them all. The product `scale * q` is rounded to the element type first,
-    as MLX's own fallback does; the scores and the softmax are computed in
-    float32 and never reach memory.
+    them all. Optional `sinks` [Hq] of the element type (gpt-oss's attention
+    sinks) add one logit per query head to each row's softmax, unscaled,
+    whose probability is dropped. The product `scale * q` is rounded to the
+    element type first, as MLX's own fallback does; the scores and the
+    softmax are computed in float32 and never reach memory.
 
     It takes tensors (the result is `init` updated) or, once bufferized,
     memrefs (no result). `mlxc-lower-attention` turns the memref form into
@@ -121,12 +123,13 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     ```
   }];
   let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
-                       Optional<AnyShaped>:$mask, AnyShaped:$init,
-                       F64Attr:$scale, UnitAttr:$causal);
+                       Optional<AnyShaped>:$mask, Optional<AnyShaped>:$sinks,
+                       AnyShaped:$init, F64Attr:$scale, UnitAttr:$causal);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
-    `into` $init attr-dict `:` type($query) `,` type($key) `,` type($value)
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)? `into` $init attr-dict `:`
+    type($query) `,` type($key) `,` type($value)
     `,` type($init) (`->` type($result)^)?
   }];
   let hasVerifier = 1;

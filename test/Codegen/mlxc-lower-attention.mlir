@@ -141,3 +141,65 @@ func.func @one_chunk(%q: memref<4x128x1x64xf16>, %k: memref<4x128x40x64xf16>,
   kernel.attention %q, %k, %v into %out {scale = 0.125 : f64} : memref<4x128x1x64xf16>, memref<4x128x40x64xf16>, memref<4x128x40x64xf16>, memref<4x128x1x64xf16>
   return
 }
+
+// -----
+
+// A prefill with a boolean mask (broadcast over batch and heads) and sinks
+// takes the flash-attention kernel: each row's online softmax starts from
+// its head's sink (max = sink, sum 1 in the quad's first lane), and each
+// score reads its mask entry and keeps or drops it.
+// CHECK-LABEL: func.func @flash_mask_sinks
+// CHECK: gpu.launch
+// CHECK: %[[SINK:.*]] = memref.load %arg4[%{{.*}}] : memref<4xbf16>
+// CHECK: %[[SINKF:.*]] = arith.extf %[[SINK]] : bf16 to f32
+// CHECK: %[[SUM:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[SINKF]], %{{.*}} = %[[SINKF]], %{{.*}} = %[[SUM]], %{{.*}} = %[[SUM]]
+// CHECK: llvm.call @mlxc_mma_m16n8k16_bf16(
+// CHECK: %[[M:.*]] = memref.load %arg3[%c0{{.*}}, %c0{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x64x128xi1>
+// CHECK: arith.select %[[M]], %{{.*}}, %{{.*}} : f32
+// CHECK: math.exp2
+func.func @flash_mask_sinks(%q: memref<1x4x64x64xbf16>, %k: memref<1x2x128x64xbf16>,
+                            %v: memref<1x2x128x64xbf16>, %mask: memref<1x1x64x128xi1>,
+                            %sinks: memref<4xbf16>, %out: memref<1x4x64x64xbf16>) {
+  kernel.attention %q, %k, %v mask(%mask : memref<1x1x64x128xi1>) sinks(%sinks : memref<4xbf16>) into %out {scale = 0.125 : f64} : memref<1x4x64x64xbf16>, memref<1x2x128x64xbf16>, memref<1x2x128x64xbf16>, memref<1x4x64x64xbf16>
+  return
+}
+
+// -----
+
+// An additive mask is added to the scores; a row whose scores so far are
+// all -inf shifts its exponentials by 0 (not NaN).
+// CHECK-LABEL: func.func @flash_additive
+// CHECK: scf.for
+// CHECK: %[[M:.*]] = memref.load %arg3[%{{.*}}, %c0{{.*}}, %{{.*}}, %{{.*}}] : memref<2x1x64x64xf16>
+// CHECK: %[[MF:.*]] = arith.extf %[[M]] : f16 to f32
+// CHECK: arith.addf %{{.*}}, %[[MF]] : f32
+// CHECK: %[[INF:.*]] = arith.cmpf oeq, %{{.*}}, %cst{{.*}} : f32
+// CHECK: arith.select %[[INF]], %{{.*}}, %{{.*}} : f32
+// CHECK: math.exp2
+func.func @flash_additive(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
+                          %v: memref<2x2x64x64xf16>, %mask: memref<2x1x64x64xf16>,
+                          %out: memref<2x2x64x64xf16>) {
+  kernel.attention %q, %k, %v mask(%mask : memref<2x1x64x64xf16>) into %out {scale = 0.125 : f64} : memref<2x2x64x64xf16>, memref<2x2x64x64xf16>, memref<2x2x64x64xf16>, memref<2x2x64x64xf16>
+  return
+}
+
+// -----
+
+// A decode step with sinks: the last block of a row group starts the
+// chunks' max from the row's sink and their sum from the sink's weight.
+// CHECK-LABEL: func.func @decode_sinks
+// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw addi
+// CHECK: %[[SINK:.*]] = memref.load %arg3[%{{.*}}] : memref<8xbf16>
+// CHECK: %[[SINKF:.*]] = arith.extf %[[SINK]] : bf16 to f32
+// CHECK: %[[SINK2:.*]] = arith.mulf %[[SINKF]], %{{.*}} : f32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[SINK2]]) -> (f32)
+// CHECK: %[[W:.*]] = math.exp2
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[W]], %{{.*}} = %cst{{.*}}) -> (f32, f32)
+func.func @decode_sinks(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x2048x64xbf16>,
+                        %v: memref<1x2x2048x64xbf16>, %sinks: memref<8xbf16>,
+                        %out: memref<1x8x1x64xbf16>) {
+  kernel.attention %q, %k, %v sinks(%sinks : memref<8xbf16>) into %out {scale = 0.125 : f64} : memref<1x8x1x64xbf16>, memref<1x2x2048x64xbf16>, memref<1x2x2048x64xbf16>, memref<1x8x1x64xbf16>
+  return
+}

@@ -178,7 +178,7 @@ def compare(name, dtype, got, want, rtol, want_dtype=None):
         same = (got64 == want64) | (np.isnan(got64) & np.isnan(want64))
         with np.errstate(invalid="ignore"):
             err = np.where(same, 0.0, np.abs(got64 - want64))
-        ok = same | (err <= rtol * np.abs(want64) + rtol * scale)
+            ok = same | (err <= rtol * np.abs(want64) + rtol * scale)
         if not ok.all():
             i = np.argmax(np.where(ok, 0, err))
             return (f"{name}: max error {float(np.nanmax(err)):.3g} at flat {i}: "

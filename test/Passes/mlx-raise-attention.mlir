@@ -219,3 +219,53 @@ func.func @additive(%q: tensor<1x2x3x64xf16>, %k: tensor<1x2x96x64xf16>, %v: ten
   %of = mlx.flatten %og {end_axis = 2 : i64, start_axis = 1 : i64} : tensor<1x2x2x1x64xbf16>
   return %o, %of : tensor<1x2x3x64xf16>, tensor<1x4x1x64xbf16>
 }
+
+// -----
+
+// Sinks: MLX's fallback joins one logit per query head to the scores as
+// column 0 of the softmax and slices that column's probability off (here
+// with an additive mask and one query, as exported on the CPU).
+// CHECK-LABEL: func.func @sinks
+// CHECK: %[[M:.*]] = mlx.reshape %arg4
+// CHECK-NEXT: %[[O:.*]] = mlx.scaled_dot_product_attention %arg0, %arg1, %arg2 mask(%[[M]] : tensor<1x1x1x128xbf16>) sinks(%arg3 : tensor<4xbf16>) {scale = 1.250000e-01 : f32}
+// CHECK-NEXT: return %[[O]]
+func.func @sinks(%q: tensor<1x4x1x64xbf16>, %k: tensor<1x4x128x64xbf16>, %v: tensor<1x4x128x64xbf16>, %s: tensor<4xbf16>, %m: tensor<1x128xbf16>) -> tensor<1x4x1x64xbf16> {
+  %0 = mlx.expand_dims %s {axes = array<i64: 0, 2, 3>} : tensor<4xbf16>
+  %1 = mlx.constant dense<1.250000e-01> : tensor<bf16>
+  %2 = mlx.broadcast_to %1 {shape = array<i64: 1, 4, 1, 64>} : tensor<bf16>
+  %3 = mlx.multiply %2, %q : tensor<1x4x1x64xbf16>, tensor<1x4x1x64xbf16>
+  %4 = mlx.transpose %k {axes = array<i64: 0, 1, 3, 2>} : tensor<1x4x128x64xbf16>
+  %5 = mlx.matmul %3, %4 : tensor<1x4x1x64xbf16>, tensor<1x4x64x128xbf16>
+  %6 = mlx.broadcast_to %m {shape = array<i64: 1, 4, 1, 128>} : tensor<1x128xbf16>
+  %7 = mlx.add %5, %6 : tensor<1x4x1x128xbf16>, tensor<1x4x1x128xbf16>
+  %8 = mlx.concatenate %0, %7 {axis = 3 : i64} : tensor<1x4x1x1xbf16>, tensor<1x4x1x128xbf16>
+  %9 = mlx.softmax %8 {axes = array<i64: 3>, precise = true} : tensor<1x4x1x129xbf16>
+  %10 = mlx.slice %9 {start = array<i64: 0, 0, 0, 1>, stop = array<i64: 1, 4, 1, 129>, strides = array<i64: 1, 1, 1, 1>} : tensor<1x4x1x129xbf16>
+  %11 = mlx.matmul %10, %v : tensor<1x4x1x128xbf16>, tensor<1x4x128x64xbf16>
+  return %11 : tensor<1x4x1x64xbf16>
+}
+
+// -----
+
+// A joined column that differs per query is no sink, and a slice that keeps
+// the joined column is no attention with sinks: both stay.
+// CHECK-LABEL: func.func @not_sinks
+// CHECK-NOT: scaled_dot_product_attention
+// CHECK: return
+func.func @not_sinks(%q: tensor<1x4x2x64xbf16>, %k: tensor<1x4x128x64xbf16>, %v: tensor<1x4x128x64xbf16>, %c: tensor<1x4x2x1xbf16>, %s: tensor<4xbf16>)
+    -> (tensor<1x4x2x64xbf16>, tensor<1x4x2x64xbf16>) {
+  %kt = mlx.transpose %k {axes = array<i64: 0, 1, 3, 2>} : tensor<1x4x128x64xbf16>
+  %qk = mlx.matmul %q, %kt : tensor<1x4x2x64xbf16>, tensor<1x4x64x128xbf16>
+  %j = mlx.concatenate %c, %qk {axis = 3 : i64} : tensor<1x4x2x1xbf16>, tensor<1x4x2x128xbf16>
+  %p = mlx.softmax %j {axes = array<i64: 3>, precise = true} : tensor<1x4x2x129xbf16>
+  %d = mlx.slice %p {start = array<i64: 0, 0, 0, 1>, stop = array<i64: 1, 4, 2, 129>, strides = array<i64: 1, 1, 1, 1>} : tensor<1x4x2x129xbf16>
+  %o = mlx.matmul %d, %v : tensor<1x4x2x128xbf16>, tensor<1x4x128x64xbf16>
+  %s0 = mlx.expand_dims %s {axes = array<i64: 0, 2, 3>} : tensor<4xbf16>
+  %s1 = mlx.broadcast_to %s0 {shape = array<i64: 1, 4, 2, 1>} : tensor<1x4x1x1xbf16>
+  %qk2 = mlx.matmul %q, %kt : tensor<1x4x2x64xbf16>, tensor<1x4x64x128xbf16>
+  %j2 = mlx.concatenate %s1, %qk2 {axis = 3 : i64} : tensor<1x4x2x1xbf16>, tensor<1x4x2x128xbf16>
+  %p2 = mlx.softmax %j2 {axes = array<i64: 3>, precise = true} : tensor<1x4x2x129xbf16>
+  %d2 = mlx.slice %p2 {start = array<i64: 0, 0, 0, 0>, stop = array<i64: 1, 4, 2, 128>, strides = array<i64: 1, 1, 1, 1>} : tensor<1x4x2x129xbf16>
+  %o2 = mlx.matmul %d2, %v : tensor<1x4x2x128xbf16>, tensor<1x4x128x64xbf16>
+  return %o, %o2 : tensor<1x4x2x64xbf16>, tensor<1x4x2x64xbf16>
+}

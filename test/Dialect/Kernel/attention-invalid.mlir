@@ -39,3 +39,20 @@ func.func @mask_buffer(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x40x64xbf16>, %v
   %r = kernel.attention %q, %k, %v mask(%m : memref<1x1x1x40xi1>) into %o {scale = 0.125 : f64} : tensor<1x2x1x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x2x1x64xbf16> -> tensor<1x2x1x64xbf16>
   return %r : tensor<1x2x1x64xbf16>
 }
+
+// -----
+
+// Sinks: one per query head, of the element type.
+func.func @sinks_size(%q: tensor<1x4x1x64xbf16>, %k: tensor<1x2x40x64xbf16>, %v: tensor<1x2x40x64xbf16>, %s: tensor<2xbf16>, %o: tensor<1x4x1x64xbf16>) -> tensor<1x4x1x64xbf16> {
+  // expected-error@+1 {{sinks 'tensor<2xbf16>' must be [Hq] = [4] of 'bf16'}}
+  %r = kernel.attention %q, %k, %v sinks(%s : tensor<2xbf16>) into %o {scale = 0.125 : f64} : tensor<1x4x1x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x4x1x64xbf16> -> tensor<1x4x1x64xbf16>
+  return %r : tensor<1x4x1x64xbf16>
+}
+
+// -----
+
+func.func @sinks_type(%q: tensor<1x4x1x64xbf16>, %k: tensor<1x2x40x64xbf16>, %v: tensor<1x2x40x64xbf16>, %s: tensor<4xf32>, %o: tensor<1x4x1x64xbf16>) -> tensor<1x4x1x64xbf16> {
+  // expected-error@+1 {{sinks 'tensor<4xf32>' must be [Hq] = [4] of 'bf16'}}
+  %r = kernel.attention %q, %k, %v sinks(%s : tensor<4xf32>) into %o {scale = 0.125 : f64} : tensor<1x4x1x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x2x40x64xbf16>, tensor<1x4x1x64xbf16> -> tensor<1x4x1x64xbf16>
+  return %r : tensor<1x4x1x64xbf16>
+}
