@@ -439,6 +439,61 @@ def MlxcOffloadHostLoops : Pass<"mlxc-offload-host-loops"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def MlxcMergeLaunches : Pass<"mlxc-merge-launches"> {
+  let summary = "Run small kernels that do not depend on each other as one";
+  let description = [{
+    A decode step runs many small kernels that do not depend on each other
+    (its mask, the rotation of q, the writes of k and v into their caches);
+    each costs a launch and a ramp longer than its work. This pass merges
+    such `gpu.launch` ops of one block: the merged grid holds the members'
+    grids side by side, and each block runs the member its index falls in
+    (an `scf.if` per member), with the block index and grid size that member
+    saw. A block runs one member whole, so a member's barriers stay among
+    its own threads.
+
+    A member has a static one-dimensional grid of at most 1024 blocks, the
+    block shape of the other members, no shared memory or async tokens, no
+    op that reads the grid itself (`gpu.block_id`), and memory effects that
+    are all known. Earlier members move down to the last one past the ops
+    between them when none of those touches a buffer the member touches
+    (and one of the two writes it); the members touch no buffer in common
+    that one of them writes. Buffers may alias when they view one
+    allocation or global, or are function arguments of one type (a donated
+    input and the output that updates it).
+
+    Before:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+        threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      "use"(%bx, %gx) : (index, index) -> ()
+      gpu.terminator
+    }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c16, %gy = %c1, %gz = %c1)
+        threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      "other"(%bx, %gx) : (index, index) -> ()
+      gpu.terminator
+    }
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c24, %gy = %c1, %gz = %c1)
+        threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %first = arith.cmpi ult, %bx, %c8 : index
+      scf.if %first {
+        "use"(%bx, %c8) : (index, index) -> ()
+      } else {
+        %b = arith.subi %bx, %c8 : index
+        "other"(%b, %c16) : (index, index) -> ()
+      }
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Put every outlined kernel into one gpu.module";
   let description = [{

@@ -82,6 +82,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
          // one-iteration loops away and merge the tile loops.
          "mlxc-tile-parallel-loops,mlxc-offload-host-loops,"
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
+         // Small kernels that do not depend on each other: one launch.
+         "func.func(mlxc-merge-launches),"
          "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
          "mlxc-merge-gpu-modules,canonicalize,mlxc-dedup-kernels," +
          "func.func(mlx-memory-placement{prefetch=" +
