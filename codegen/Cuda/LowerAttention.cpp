@@ -51,10 +51,6 @@ using namespace mlir;
 namespace {
 constexpr int64_t kWarps = 4, kRowsPerWarp = 16;
 constexpr int64_t kBlockRows = kWarps * kRowsPerWarp, kKeyTile = 64;
-/// A key a boolean mask hides: its score is below any kept one by far, yet
-/// finite. A power of two: its product with log2 e is exact, so that in a
-/// row with every key masked fma(s, log2 e, -m log2 e) is exactly 0.
-constexpr float kMaskedScore = -0x1p100f;
 
 /// Whether `op` touches `value` (uses it, or a view of it).
 bool touches(Operation *op, Value value) {
@@ -538,7 +534,7 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
         // key masked averages them, as MLX's fallback does); else added.
         if (mask) {
           ArrayRef<int64_t> maskShape = memrefType(mask).getShape();
-          Value low = kb.f32Const(kMaskedScore);
+          Value low = kb.f32Const(mlx::kMaskedAttentionScore);
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
             for (int i = 0; i < 4; ++i) {
               Value key = kb.add(kb.add(firstKey, t2), nt * 8 + i % 2);

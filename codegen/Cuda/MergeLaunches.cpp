@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,48 +82,27 @@ struct Root {
 };
 
 Root getRoot(Value buffer) {
-  while (Operation *def = buffer.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      buffer = view.getViewSource();
-      continue;
-    }
-    if (auto global = dyn_cast<memref::GetGlobalOp>(def))
-      return {buffer, global.getNameAttr().getAttr()};
-    break;
-  }
-  return {buffer, nullptr};
+  Value root = mlx::getRootBuffer(buffer);
+  if (auto global = root.getDefiningOp<memref::GetGlobalOp>())
+    return {root, global.getNameAttr().getAttr()};
+  return {root, nullptr};
 }
 
-/// The function whose argument `value` is, or null.
-FunctionOpInterface getArgumentOwner(Value value) {
-  auto argument = dyn_cast<BlockArgument>(value);
-  if (!argument || !argument.getOwner()->isEntryBlock())
-    return nullptr;
-  return dyn_cast<FunctionOpInterface>(argument.getOwner()->getParentOp());
-}
-
-/// Whether two arguments of `func` may be one buffer. An input may be
-/// passed twice; outputs (out-parameters) are buffers of their own, but
-/// for a donated input and the output planned to update it in place
-/// (mlxc-plan-in-place-outputs).
-bool argumentsMayAlias(FunctionOpInterface func, unsigned a, unsigned b) {
-  auto isOutput = [&](unsigned i) {
-    return static_cast<bool>(func.getArgAttr(i, "bufferize.result"));
+/// Whether two arguments of a graph function may be one buffer. An input
+/// may be passed twice; outputs (out-parameters) are buffers of their own,
+/// but an input that an output updates in place (mlxc-plan-in-place-outputs)
+/// may be the output's buffer.
+bool argumentsMayAlias(BlockArgument a, BlockArgument b) {
+  auto func = cast<FunctionOpInterface>(a.getOwner()->getParentOp());
+  auto isOutput = [&](BlockArgument arg) {
+    return static_cast<bool>(
+        func.getArgAttr(arg.getArgNumber(), "bufferize.result"));
   };
-  if (!isOutput(a) && !isOutput(b))
-    return func.getArgument(a).getType() == func.getArgument(b).getType();
   if (isOutput(a) && isOutput(b))
     return false;
-  unsigned output = isOutput(a) ? a : b, input = isOutput(a) ? b : a;
-  auto plan = func->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place");
-  if (!plan)
-    return false;
-  // plan[k]: the input that the k-th output updates, or -1.
-  int64_t k = 0;
-  for (unsigned i = 0; i < output; ++i)
-    k += isOutput(i);
-  return k < static_cast<int64_t>(plan.size()) &&
-         plan[k] == static_cast<int64_t>(input);
+  if (!isOutput(a) && !isOutput(b))
+    return a.getType() == b.getType();
+  return !mlx::isGraphInput(isOutput(a) ? b : a);
 }
 
 bool mayAlias(const Root &a, const Root &b) {
@@ -136,10 +116,12 @@ bool mayAlias(const Root &a, const Root &b) {
   };
   if (isAllocation(a.value) || isAllocation(b.value))
     return false;
-  FunctionOpInterface func = getArgumentOwner(a.value);
-  if (func && func == getArgumentOwner(b.value))
-    return argumentsMayAlias(func, cast<BlockArgument>(a.value).getArgNumber(),
-                             cast<BlockArgument>(b.value).getArgNumber());
+  auto argA = dyn_cast<BlockArgument>(a.value);
+  auto argB = dyn_cast<BlockArgument>(b.value);
+  if (argA && argB && argA.getOwner() == argB.getOwner() &&
+      argA.getOwner()->isEntryBlock() &&
+      isa<func::FuncOp>(argA.getOwner()->getParentOp()))
+    return argumentsMayAlias(argA, argB);
   return true;
 }
 

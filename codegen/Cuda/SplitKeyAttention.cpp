@@ -51,10 +51,6 @@ constexpr int64_t kTargetBlocks = 528;
 constexpr int64_t kMaxChunk = 1024;
 constexpr int64_t kMaxBlockRows = 4;
 constexpr double kLog2e = 1.4426950408889634;
-/// A masked key's score (base 2): below any kept one by far, yet finite, so
-/// that a row whose keys are all masked averages them, as MLX's fallback
-/// (a select of the lowest finite value) does.
-constexpr float kMaskedScore = -1.0e30f;
 
 struct Plan {
   int64_t batch, heads, queries, dim, kvHeads, keys, vdim;
@@ -357,7 +353,7 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   }
   ArrayRef<int64_t> maskShape =
       mask ? typeOf(mask).getShape() : ArrayRef<int64_t>();
-  Value negInf = e.f32(-INFINITY), masked = e.f32(kMaskedScore);
+  Value negInf = e.f32(-INFINITY), masked = e.f32(mlx::kMaskedAttentionScore);
   // Key `key`'s score for row r (base 2), from the lanes' dot product.
   auto finishScore = [&](Value dot, Value key, int64_t r) {
     Value score = dot;

@@ -16,6 +16,14 @@
 
 namespace mlir::mlx {
 
+/// The score of a key a boolean mask hides in both attention kernels (and
+/// the causal mask in the split-key one): below any kept one by far, yet
+/// finite, so that a row with every key masked averages them, as MLX's
+/// fallback (a select of the lowest finite value) does. A power of two: its
+/// product with log2 e is exact, so that such a row's exponentials are
+/// exactly 1.
+constexpr float kMaskedAttentionScore = -0x1p100f;
+
 /// Whether `type` can be read `width` elements at a time along its rows:
 /// unit innermost stride, the other strides and the offset whole groups.
 /// Both attention kernels read their rows 16 bytes at a time.
