@@ -295,15 +295,30 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
     decode step's matrix-vector products and scores) take a warp per row
     instead, up to 8 rows per block (thread y is the row): the warp's
     butterfly is the row's total, with no shared memory or barrier.
+
+    With `clusters=N`, a row too long for one block's registers (a softmax
+    over a 131072-entry vocabulary row) that splits into 2 to N blocks of
+    512 threads keeping at most 32 elements each is spread over a
+    thread-block cluster of that many blocks: each block holds its slice in
+    registers, and each reduction's block totals are exchanged through
+    distributed shared memory (`codegen/Cuda/ClusterOps.h`), so the row is
+    read from memory once. The kernel also holds the strided form, run by
+    the cluster's first block alone, for the modules that have no clusters
+    (the sm_70 PTX); `mlxc-cluster-ops` picks the path per chip.
   }];
   let options = [
     Option<"registers", "registers", "bool", /*default=*/"true",
            "Keep each thread's elements of the row in registers when the "
            "row divides into the block">,
+    Option<"clusters", "clusters", "int64_t", /*default=*/"0",
+           "Spread a row too long for one block over a thread-block cluster "
+           "of up to this many blocks (2 to 8; 0: never), for a cubin of "
+           "sm_90 or newer">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
@@ -681,6 +696,23 @@ def MlxcWarpMatrixOps : Pass<"mlxc-warp-matrix-ops", "::mlir::ModuleOp"> {
     FMAs and shuffled row addresses with plain shared loads, so that the
     sm_70 PTX that every GPU can run computes the same. The bodies are
     inlined (alwaysinline).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def MlxcClusterOps : Pass<"mlxc-cluster-ops", "::mlir::ModuleOp"> {
+  let summary = "Define the thread-block cluster functions per gpu.module chip";
+  let description = [{
+    Runs on lowered gpu.modules (LLVM dialect) after `mlxc-chip-variants`.
+    Kernels that spread rows over clusters (`mlxc-fuse-row-kernels`) declare
+    `mlxc_cluster_rows`, `mlxc_cluster_sync` and `mlxc_cluster_load_<type>`
+    (`codegen/Cuda/ClusterOps.h`). In a module for sm_90 or newer they get
+    a cluster barrier and distributed shared-memory loads (`nvvm.mapa`), and
+    each kernel that calls `mlxc_cluster_rows(N)` gets `nvvm.cluster_dim =
+    [N, 1, 1]`. In older modules `mlxc_cluster_rows` is false, and the
+    kernel runs its path without clusters. The bodies are inlined
+    (alwaysinline).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

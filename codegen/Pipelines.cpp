@@ -66,15 +66,19 @@ std::string mlx::getCpuLLVMPipeline(bool matmulCalls) {
          "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
-std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO) {
+std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO,
+                                       int64_t clusterRows) {
   return getBufferizePipeline(/*markResults=*/true) +
          // An updated input (a KV cache) may share the output's buffer.
          "mlxc-plan-in-place-outputs,"
          // Before the loops: products of few rows over a row-major operand
          // become split kernels, those that cuBLASLt can run calls.
          "mlxc-split-vector-products,mlxc-matmul-to-runtime,"
-         "mlxc-lower-attention,mlxc-copy-to-linalg,mlxc-fuse-row-kernels,mlxc-"
-         "split-reductions,"
+         "mlxc-lower-attention,mlxc-copy-to-linalg,"
+         "mlxc-fuse-row-kernels{clusters=" +
+         std::to_string(clusterRows) +
+         "},"
+         "mlxc-split-reductions,"
          "mlxc-map-row-reductions,"
          "mlxc-vectorize-elementwise,mlxc-interchange-reductions,"
          "convert-linalg-to-parallel-loops,"
@@ -133,7 +137,8 @@ std::string mlx::getCudaBinaryPipeline(StringRef libdevicePath,
   // MLIR's serializer looks for libdevice in the toolkit too ($CUDA_HOME
   // by default): name the one the libdevice above came from.
   return "mlxc-chip-variants{chip=" + variantChip.str() +
-         "},mlxc-warp-matrix-ops,mlxc-grid-dependent-launch{enable=" +
+         "},mlxc-warp-matrix-ops,mlxc-cluster-ops,"
+         "mlxc-grid-dependent-launch{enable=" +
          (gridDependent ? "true" : "false") +
          "},"
          "gpu-module-to-binary{format=isa toolkit=" +

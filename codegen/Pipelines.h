@@ -42,8 +42,11 @@ std::string getCpuLLVMPipeline(bool matmulCalls = false);
 /// linalg on tensors -> outlined GPU kernels with a memory plan:
 /// bufferization as on the CPU, every parallel loop nest becomes a kernel
 /// (grid x 256 threads; row reductions one warp per row), matrix products
-/// become cuBLASLt calls, then mlx-memory-placement.
-std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true);
+/// become cuBLASLt calls, then mlx-memory-placement. With
+/// `clusterRows` (a cubin for sm_90 or newer), rows too long for a block
+/// spread over thread-block clusters of up to that many blocks.
+std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true,
+                                  int64_t clusterRows = 0);
 
 /// Outlined kernels -> LLVM dialect: kernels to NVVM for `chip`, with
 /// libdevice to be linked in; host code launches through the mgpu*

@@ -14,5 +14,8 @@ for w in w1 w2 w3 w3_bf16 w3_bf16p w3l w4 w5; do
   end=$(date +%s.%N)
   echo "$w compile $(echo "$end - $start" | bc) s" >> "$DEST/compile_times.txt"
 done
+# W3L with each row in one block, as without thread-block clusters.
+"$BUILD/bin/mlxc" bench/workloads/w3l.mlir --target=cuda --gpu-arch=sm_90 --no-clusters \
+  -o "$DEST/w3l_nocluster" 2>/dev/null
 cp bench/workloads/run_gpu.py bench/workloads/profile_gpu.sh "$DEST/"
 cat "$DEST/compile_times.txt"

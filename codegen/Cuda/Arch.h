@@ -11,6 +11,10 @@
 
 #include <optional>
 
+namespace mlir::gpu {
+class GPUModuleOp;
+} // namespace mlir::gpu
+
 namespace mlir::mlx {
 
 struct SmArch {
@@ -30,6 +34,10 @@ inline std::optional<SmArch> parseSmArch(llvm::StringRef arch) {
     return std::nullopt;
   return SmArch{number, archSpecific};
 }
+
+/// The lowest chip number among `module`'s NVVM targets (90 for sm_90a), 0
+/// without one. Defined with mlxc-chip-variants.
+unsigned getModuleChip(gpu::GPUModuleOp module);
 
 } // namespace mlir::mlx
 

@@ -25,6 +25,16 @@ namespace mlir::mlx {
 
 using namespace mlir;
 
+unsigned mlx::getModuleChip(gpu::GPUModuleOp module) {
+  unsigned chip = 0;
+  if (ArrayAttr targets = module.getTargetsAttr())
+    for (Attribute attr : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+        if (std::optional<SmArch> arch = parseSmArch(nvvm.getChip()))
+          chip = chip ? std::min(chip, arch->number) : arch->number;
+  return chip;
+}
+
 namespace {
 
 /// `module`'s targets with their chip replaced by `chip`; failure (with a

@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/ChipFunctions.h"
+#include "codegen/Cuda/ClusterOps.h"
 #include "codegen/Cuda/RowReduction.h"
 #include "codegen/Passes.h"
 #include "codegen/ShapeUtils.h"
@@ -30,6 +32,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -74,6 +77,11 @@ constexpr int64_t kRowsPerBlock = 8;
 /// in every thread, is unrolled: the loads of all its groups are in flight
 /// at once.
 constexpr int64_t kMaxUnrolledGroups = 16;
+/// A row spread over a cluster: blocks of kClusterThreads threads keeping at
+/// most kMaxClusterRegisters elements each (W3L's 131072 f32 columns: 8
+/// blocks of 512 threads x 32; two such blocks fit an SM's registers).
+constexpr int64_t kClusterThreads = 512;
+constexpr int64_t kMaxClusterRegisters = 32;
 
 /// One op of a chain.
 struct ChainOp {
@@ -417,12 +425,30 @@ bool analyze(Chain &chain) {
 /// Emits the chain's kernel in place of its ops.
 class ChainEmitter {
 public:
-  ChainEmitter(Chain &chain, bool keepInRegisters)
-      : chain(chain), keepInRegisters(keepInRegisters), b(chain.ops.back().op),
+  ChainEmitter(Chain &chain, bool keepInRegisters, int64_t maxClusterSize)
+      : chain(chain), keepInRegisters(keepInRegisters),
+        maxClusterSize(maxClusterSize), b(chain.ops.back().op),
         loc(chain.ops.back().op->getLoc()) {}
   void emit();
 
 private:
+  /// The reductions, the per-row values and the stores of one row, once
+  /// the row's indices, `threads`, `unroll` and `width` are set.
+  void emitRow(const DenseMap<int, Value> &workgroupOf);
+  /// The fewest blocks (2 to maxClusterSize) that hold the row in their
+  /// registers as a cluster, each thread `clusterWidth`-column groups; 0
+  /// when none does.
+  int64_t chooseClusterSize(int64_t &clusterWidth) const;
+  /// The row's total of reduction `index` from this block's: thread 0
+  /// leaves it in the reduction's cluster slot, the cluster synchronizes,
+  /// and every thread merges the blocks' slots in rank order (the same
+  /// total in every block).
+  Value emitClusterCombine(int index, Value blockTotal);
+  /// The cluster's barrier (mlxc_cluster_sync).
+  void emitClusterSync();
+  /// `slot` (a shared one-element buffer) as block `rank` of the cluster
+  /// holds it.
+  Value emitClusterLoad(Value slot, int64_t rank);
   /// Bytes of the widest element the chain's generics access.
   /// The widest element of the buffers accessed along the row (per-row
   /// values, a reduction's accumulator, are not).
@@ -508,6 +534,7 @@ private:
 
   Chain &chain;
   bool keepInRegisters;
+  int64_t maxClusterSize;
   OpBuilder b;
   Location loc;
   int64_t threads = 0;
@@ -528,6 +555,14 @@ private:
   /// column of the group being computed (null outside such a loop).
   Value groupBase;
   std::map<std::tuple<void *, int, int64_t>, Value> registers;
+  /// A row spread over a cluster of clusterSize blocks (0: one block per
+  /// row): the block's rank in it, and, on the path that runs as a
+  /// cluster, the first column of the block's slice (null elsewhere).
+  int64_t clusterSize = 0;
+  Value clusterRank, sliceStart;
+  /// Per reduction: a one-element shared buffer other blocks of the
+  /// cluster read the block's total from.
+  DenseMap<int, Value> clusterSlotOf;
   Value tid, rowIndexValue;
   SmallVector<Value> rowIvs;    ///< The row's index per non-unit row dim.
   DenseMap<int, Value> scalars; ///< Per-row values of reductions etc.
@@ -648,6 +683,8 @@ Value ChainEmitter::columnOf(int64_t k) {
     return k ? arith::AddIOp::create(b, loc, groupBase, cst(k)).getResult()
              : groupBase;
   Value base = arith::MulIOp::create(b, loc, tid, cst(width));
+  if (sliceStart)
+    base = arith::AddIOp::create(b, loc, base, sliceStart);
   return arith::AddIOp::create(b, loc, base,
                                cst((k / width) * width * threads + k % width));
 }
@@ -1071,6 +1108,8 @@ void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
     total = mlx::emitCombine(
         b, r, total,
         memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(w)}));
+  if (sliceStart)
+    total = emitClusterCombine(index, total);
   // Fold in the starting value of the output element.
   scalars[index] = mlx::emitCombine(b, r, initialValue(index), total);
 }
@@ -1143,6 +1182,7 @@ void ChainEmitter::emit() {
       unroll = chain.columns / threads;
     }
   }
+  int64_t clusterWidth = 1;
   if (!unroll) {
     // Strided: groups of up to 16 bytes of the widest element, and twice
     // the threads for long rows (few rows would leave SMs half empty).
@@ -1154,9 +1194,16 @@ void ChainEmitter::emit() {
                          : groups >= kLongRowGroups ? kMaxStridedThreads
                                                     : kMaxThreads;
     threads = std::min<int64_t>(maxStrided, llvm::alignTo(groups, kWarpSize));
+    // A row too long for a block's registers may fit a cluster's: the
+    // strided form is then the path of modules without clusters, run by
+    // the cluster's first block with the cluster's threads.
+    clusterSize = chooseClusterSize(clusterWidth);
+    if (clusterSize)
+      threads = kClusterThreads;
   }
   // One shared buffer per reduction: a reduction's slots may still be read
-  // when a fast warp writes the next one's.
+  // when a fast warp writes the next one's. With clusters, one more per
+  // reduction for the block's total.
   SmallVector<Type> workgroupTypes;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -1171,17 +1218,30 @@ void ChainEmitter::emit() {
       workgroupTypes.push_back(
           MemRefType::get({threads / kWarpSize}, element, nullptr, space));
     }
+  if (clusterSize)
+    for (int index : reductions)
+      workgroupTypes.push_back(MemRefType::get(
+          {1},
+          getElementTypeOrSelf(cast<linalg::GenericOp>(chain.ops[index].op)
+                                   .getDpsInitOperand(0)
+                                   ->get()),
+          nullptr, space));
   Value one = cst(1);
-  auto launch = gpu::LaunchOp::create(b, loc, cst(rows / rowsPerBlock), one,
-                                      one, cst(threads), cst(rowsPerBlock), one,
-                                      /*dynamicSharedMemorySize=*/nullptr,
-                                      /*asyncTokenType=*/nullptr, ValueRange(),
-                                      workgroupTypes);
+  int64_t blocks = rows / rowsPerBlock * std::max<int64_t>(clusterSize, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cst(blocks), one, one, cst(threads), cst(rowsPerBlock), one,
+      /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, ValueRange(), workgroupTypes);
   launch->setAttr("mlxc.row_kernel", b.getUnitAttr());
   b.setInsertionPointToStart(&launch.getBody().front());
   tid = launch.getThreadIds().x;
   // The row's index per non-unit row dim (row-major).
   Value rest = launch.getBlockIds().x;
+  if (clusterSize) {
+    // Clusters are consecutive blocks along x.
+    clusterRank = arith::RemUIOp::create(b, loc, rest, cst(clusterSize));
+    rest = arith::DivUIOp::create(b, loc, rest, cst(clusterSize));
+  }
   if (rowsPerBlock > 1)
     rest = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, rest, cst(rowsPerBlock)),
@@ -1191,12 +1251,68 @@ void ChainEmitter::emit() {
     rowIvs[i] = arith::RemUIOp::create(b, loc, rest, cst(chain.rows[i]));
     rest = arith::DivUIOp::create(b, loc, rest, cst(chain.rows[i]));
   }
-  // Reductions by workgroup buffer; in the strided form a max followed by
-  // a sum of exp(h - max) is one online pass (the row is read once less).
   DenseMap<int, Value> workgroupOf;
   if (rowsPerBlock == 1)
-    for (auto [slot, index] : llvm::enumerate(reductions))
+    for (auto [slot, index] : llvm::enumerate(reductions)) {
       workgroupOf[index] = launch.getWorkgroupAttributions()[slot];
+      if (clusterSize)
+        clusterSlotOf[index] =
+            launch.getWorkgroupAttributions()[reductions.size() + slot];
+    }
+  if (!clusterSize) {
+    emitRow(workgroupOf);
+  } else {
+    auto module = launch->getParentOfType<ModuleOp>();
+    Type i1 = b.getI1Type(), i32 = b.getI32Type();
+    FlatSymbolRefAttr rowsFn =
+        mlx::declareChipFunction(module, mlx::kClusterRowsName, i1, {i32});
+    Value size = arith::ConstantIntOp::create(b, loc, i32, clusterSize);
+    Value clustered =
+        LLVM::CallOp::create(b, loc, TypeRange{i1}, rowsFn, ValueRange{size})
+            .getResult();
+    auto paths = scf::IfOp::create(b, loc, TypeRange(), clustered,
+                                   /*withElseRegion=*/true);
+    int64_t stridedWidth = width;
+    {
+      // Each block holds its slice of the row in registers.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(paths.thenBlock()->getTerminator());
+      width = clusterWidth;
+      unroll = chain.columns / (clusterSize * threads);
+      sliceStart = arith::MulIOp::create(b, loc, clusterRank,
+                                         cst(chain.columns / clusterSize));
+      emitRow(workgroupOf);
+      // No block leaves while another may still read its slots.
+      emitClusterSync();
+      sliceStart = Value();
+    }
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(paths.elseBlock()->getTerminator());
+      width = stridedWidth;
+      unroll = 0;
+      Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            clusterRank, cst(0));
+      auto first = scf::IfOp::create(b, loc, TypeRange(), isFirst,
+                                     /*withElseRegion=*/false);
+      b.setInsertionPoint(first.thenBlock()->getTerminator());
+      emitRow(workgroupOf);
+    }
+  }
+  gpu::TerminatorOp::create(b, loc);
+  for (ChainOp &c : llvm::reverse(chain.ops))
+    c.op->erase();
+}
+
+void ChainEmitter::emitRow(const DenseMap<int, Value> &workgroupOf) {
+  scalars.clear();
+  registers.clear();
+  SmallVector<int> reductions;
+  for (auto [index, c] : llvm::enumerate(chain.ops))
+    if (c.kind == ChainOp::Reduce)
+      reductions.push_back(index);
+  // In the strided form a max followed by a sum of exp(h - max) is one
+  // online pass (the row is read once less).
   llvm::SmallDenseSet<int> done;
   for (auto [index, c] : llvm::enumerate(chain.ops)) {
     if (done.contains(index))
@@ -1205,20 +1321,26 @@ void ChainEmitter::emit() {
       auto next = llvm::find_if(
           reductions, [&](int r) { return r > static_cast<int>(index); });
       if (!unroll && next != reductions.end() && isOnlinePair(index, *next)) {
-        emitOnlineReduction(index, *next, workgroupOf[index],
-                            workgroupOf[*next]);
+        emitOnlineReduction(index, *next, workgroupOf.lookup(index),
+                            workgroupOf.lookup(*next));
         done.insert(*next);
         continue;
       }
-      emitReduction(index, workgroupOf[index]);
+      emitReduction(index, workgroupOf.lookup(index));
     } else if (c.kind == ChainOp::RowScalar) {
       DenseMap<int, Value> cache;
       scalars[index] = valueAt(index, cst(0), cache);
     }
   }
-  // Per-row results that leave the chain: one thread stores them.
+  // Per-row results that leave the chain: one thread stores them (of a
+  // cluster, the first block's).
   Value isThread0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
+  if (sliceStart)
+    isThread0 = arith::AndIOp::create(
+        b, loc, isThread0,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, clusterRank,
+                              cst(0)));
   for (auto [index, c] : llvm::enumerate(chain.ops)) {
     if (!c.isFinal || !c.escapes ||
         (c.kind != ChainOp::Reduce && c.kind != ChainOp::RowScalar))
@@ -1257,9 +1379,69 @@ void ChainEmitter::emit() {
                          scf::YieldOp::create(b, l);
                        });
   }
-  gpu::TerminatorOp::create(b, loc);
-  for (ChainOp &c : llvm::reverse(chain.ops))
-    c.op->erase();
+}
+
+int64_t ChainEmitter::chooseClusterSize(int64_t &clusterWidth) const {
+  if (maxClusterSize < 2 || rowsPerBlock != 1 || !keepInRegisters)
+    return 0;
+  int64_t vectorWidth = std::max<int64_t>(1, 16 / getWidestElementBytes());
+  while (vectorWidth > 1 && chain.columns % (vectorWidth * kWarpSize) != 0)
+    vectorWidth /= 2;
+  for (int64_t size = 2;
+       size <= std::min(maxClusterSize, mlx::kMaxPortableClusterSize);
+       size *= 2) {
+    if (chain.columns % (size * kClusterThreads * vectorWidth) != 0 ||
+        chain.columns / (size * kClusterThreads) > kMaxClusterRegisters)
+      continue;
+    clusterWidth = vectorWidth;
+    return size;
+  }
+  return 0;
+}
+
+void ChainEmitter::emitClusterSync() {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  FlatSymbolRefAttr syncFn =
+      mlx::declareChipFunction(module, mlx::kClusterSyncName,
+                               LLVM::LLVMVoidType::get(b.getContext()), {});
+  LLVM::CallOp::create(b, loc, TypeRange(), syncFn, ValueRange());
+}
+
+Value ChainEmitter::emitClusterLoad(Value slot, int64_t rank) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  Type type = cast<MemRefType>(slot.getType()).getElementType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  std::string name = mlx::kClusterLoadPrefix.str();
+  llvm::raw_string_ostream(name) << type;
+  FlatSymbolRefAttr loadFn =
+      mlx::declareChipFunction(module, name, type, {i64, i32});
+  Value address = arith::IndexCastOp::create(
+      b, loc, i64,
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, slot));
+  Value rankValue = arith::ConstantIntOp::create(b, loc, i32, rank);
+  return LLVM::CallOp::create(b, loc, TypeRange{type}, loadFn,
+                              ValueRange{address, rankValue})
+      .getResult();
+}
+
+Value ChainEmitter::emitClusterCombine(int index, Value blockTotal) {
+  const RowReduction &r = *chain.ops[index].reduction;
+  Value slot = clusterSlotOf.lookup(index);
+  Value isThread0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
+  scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &then, Location l) {
+    memref::StoreOp::create(then, l, blockTotal, slot, ValueRange{cst(0)});
+    scf::YieldOp::create(then, l);
+  });
+  emitClusterSync();
+  Value total;
+  for (int64_t rank = 0; rank < clusterSize; ++rank) {
+    Value v = emitClusterLoad(slot, rank);
+    total = rank ? mlx::emitCombine(b, r, total, v) : v;
+  }
+  return total;
 }
 
 /// Ops that may sit between a chain's ops: they neither read nor write the
@@ -1324,7 +1506,7 @@ struct MlxcFuseRowKernelsPass final
         chain.ops.pop_back();
       if (chain.ops.empty() || !analyze(chain))
         continue;
-      ChainEmitter(chain, registers).emit();
+      ChainEmitter(chain, registers, clusters).emit();
     }
   }
 };

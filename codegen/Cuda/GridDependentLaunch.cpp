@@ -97,18 +97,6 @@ void addKernelList(gpu::GPUModuleOp module, ArrayRef<StringRef> kernels) {
                          /*addrSpace=*/1);
 }
 
-/// The chip number of `module`'s NVVM target (90 for sm_90a); 0 if none.
-unsigned getTargetChip(gpu::GPUModuleOp module) {
-  unsigned sm = 0;
-  if (ArrayAttr attrs = module.getTargetsAttr())
-    for (Attribute attr : attrs)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
-        if (std::optional<mlx::SmArch> parsed =
-                mlx::parseSmArch(nvvm.getChip()))
-          sm = parsed->number;
-  return sm;
-}
-
 /// The module the host launches in `module`'s place: `<name>` for its
 /// variant `<name>_<chip>` (mlxc-chip-variants), else itself.
 StringRef getLaunchedName(gpu::GPUModuleOp module,
@@ -167,7 +155,7 @@ struct MlxcGridDependentLaunchPass final
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       names.insert(gpuModule.getName());
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
-      if (enable && getTargetChip(gpuModule) >= 90) {
+      if (enable && mlx::getModuleChip(gpuModule) >= 90) {
         specialize(gpuModule, launchThreads, getLaunchedName(gpuModule, names));
         continue;
       }

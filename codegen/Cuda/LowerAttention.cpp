@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/ChipFunctions.h"
 #include "codegen/Cuda/SplitKeyAttention.h"
 #include "codegen/Cuda/WarpMatrix.h"
 #include "codegen/Passes.h"
@@ -212,24 +213,11 @@ public:
   Type f32, i32, resultType;
 };
 
-/// The LLVM declaration `name : type` in `module`, made once (an LLVM
-/// function: convert-gpu-to-nvvm would give a func.func a C interface
-/// wrapper). mlxc-warp-matrix-ops gives it its body.
-FlatSymbolRefAttr declareWarpFunction(ModuleOp module, StringRef name,
-                                      Type result, ArrayRef<Type> params) {
-  if (!module.lookupSymbol(name)) {
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    LLVM::LLVMFuncOp::create(b, module.getLoc(), name,
-                             LLVM::LLVMFunctionType::get(result, params));
-  }
-  return FlatSymbolRefAttr::get(module.getContext(), name);
-}
-
 /// An ldmatrix function (WarpMatrix.h): four i32 from one i64 address.
 FlatSymbolRefAttr declareLdMatrix(ModuleOp module, StringRef name) {
   Builder b(module.getContext());
   Type i32 = b.getI32Type();
-  return declareWarpFunction(
+  return mlx::declareChipFunction(
       module, name,
       LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32}),
       {b.getI64Type()});
@@ -239,7 +227,7 @@ FlatSymbolRefAttr declareLdMatrix(ModuleOp module, StringRef name) {
 FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
   Builder b(module.getContext());
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  return declareWarpFunction(
+  return mlx::declareChipFunction(
       module, mlx::warpMmaName(element),
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32}),
       {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32});

@@ -24,17 +24,6 @@ namespace mlir::mlx {
 using namespace mlir;
 
 namespace {
-/// The lowest chip among `module`'s NVVM targets (0 without one).
-int64_t moduleChip(gpu::GPUModuleOp module) {
-  int64_t chip = 0;
-  if (ArrayAttr targets = module.getTargetsAttr())
-    for (Attribute attr : targets)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
-        if (std::optional<mlx::SmArch> arch = mlx::parseSmArch(nvvm.getChip()))
-          chip = chip ? std::min<int64_t>(chip, arch->number) : arch->number;
-  return chip;
-}
-
 /// The body of an mma.sync for sm_80 and newer.
 Value buildTensorCoreMma(OpBuilder &b, Location loc, bool bf16, ValueRange args,
                          Type resultType) {
@@ -194,7 +183,7 @@ struct MlxcWarpMatrixOpsPass final
   using Base::Base;
   void runOnOperation() override {
     WalkResult walk = getOperation()->walk([&](gpu::GPUModuleOp module) {
-      int64_t chip = moduleChip(module);
+      int64_t chip = mlx::getModuleChip(module);
       for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
         if (!func.isExternal())
           continue;

@@ -33,6 +33,29 @@ assert data.count(b".target sm_70") == 1, "expected one PTX module"
 open(sys.argv[1], "wb").write(data.replace(b".target sm_70", b".target sm_7X"))
 PY
 }
+hide_cubin() { # MODEL: its cubins claim sm_99, which no GPU loads, so the PTX runs
+  python3 - "$1" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at, hidden = data.find(b"MLXCIMG1"), 0
+while at >= 0:
+    # A container, not the runtime's own copy of the string: a small count,
+    # a zero word, entries of kind 0 or 1.
+    count, zero = struct.unpack_from("<II", data, at + 8) if at + 16 <= len(data) else (0, 1)
+    if zero or not 0 < count <= 64 or at + 16 + 32 * count > len(data) or any(
+            struct.unpack_from("<I", data, at + 16 + 32 * i)[0] > 1 for i in range(count)):
+        at = data.find(b"MLXCIMG1", at + 8)
+        continue
+    for i in range(count):
+        entry = at + 16 + 32 * i
+        if struct.unpack_from("<I", data, entry)[0] == 1:
+            struct.pack_into("<I", data, entry + 4, 99)
+            hidden += 1
+    at = data.find(b"MLXCIMG1", at + 8)
+assert hidden, "expected a cubin"
+open(sys.argv[1], "wb").write(bytes(data))
+PY
+}
 for graph in test/E2E/*.mlir; do
   prepare "$graph" "$DEST/cases/$(basename "$graph" .mlir)" --gpu-arch=sm_90
 done
@@ -47,6 +70,10 @@ done
 for name in softmax-bfloat16 astype-to-bfloat16 unary-bfloat16; do
   prepare test/E2E/$name.mlir "$DEST/ptx/$name"
 done
+# Built for sm_90 with its cubin hidden: the sm_70 PTX of the cluster row
+# kernels runs, whose rows the first block of each cluster takes alone.
+prepare test/E2E/softmax-cluster-rows.mlir "$DEST/ptx/softmax-cluster-rows-sm90-ptx" --gpu-arch=sm_90
+hide_cubin "$DEST/ptx/softmax-cluster-rows-sm90-ptx/model"
 # Built for sm_80, whose cubin no sm_90 GPU loads: the sm_70 PTX runs, with
 # the flash-attention kernel's tensor-core products emulated by shuffles.
 prepare test/E2E/flash-attention.mlir "$DEST/ptx/flash-attention-sm70-ptx" --gpu-arch=sm_80

@@ -11,6 +11,7 @@
 #include "tools/InitAll.h"
 #include "tools/InputLimits.h"
 
+#include "codegen/Cuda/ClusterOps.h"
 #include "codegen/Host/EntryPoint.h"
 #include "codegen/Kernels/KernelGraph.h"
 #include "codegen/Pipelines.h"
@@ -135,6 +136,12 @@ static cl::opt<bool> noGridDependentLaunch(
     "no-grid-dependent-launch",
     cl::desc("Launch each kernel only once the one before it has ended, also "
              "on sm_90 and newer (for benchmarks)"),
+    cl::cat(category));
+static cl::opt<bool> noClusters(
+    "no-clusters",
+    cl::desc("Keep each row of a row kernel in one block, also on sm_90 and "
+             "newer, where rows too long for a block spread over "
+             "thread-block clusters (for benchmarks)"),
     cl::cat(category));
 static cl::opt<bool> noStreamIO(
     "no-stream-io",
@@ -737,7 +744,8 @@ static std::string getProgramKey(ModuleOp module, StringRef optionsKey,
   os << optionsKey << "\nemit " << int(Emit(emit)) << " target " << target
      << " gpu-arch " << gpuArch << " prefetch " << !noPrefetch << " stream-io "
      << !noStreamIO << " cpu-matmul-calls " << cpuMatmulCalls
-     << " grid-dependent-launch " << !noGridDependentLaunch << "\nlibdevice "
+     << " grid-dependent-launch " << !noGridDependentLaunch << " clusters "
+     << !noClusters << "\nlibdevice "
      << (libdevice.empty() ? "" : fileIdentity(libdevice)) << "\nptxas "
      << (ptxas.empty() ? "" : fileIdentity(ptxas)) << "\n";
   mlx::printForKey(module, os);
@@ -913,6 +921,11 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   // conversions. From sm_90 on, its kernels overlap their predecessors
   // (mlxc-grid-dependent-launch).
   std::string variantChip = cuda && archNumber >= 80 ? gpuArch.getValue() : "";
+  // From sm_90 on, that variant spreads rows too long for a block over
+  // thread-block clusters (mlxc-fuse-row-kernels, mlxc-cluster-ops).
+  int64_t clusterRows = !variantChip.empty() && archNumber >= 90 && !noClusters
+                            ? mlx::kMaxPortableClusterSize
+                            : 0;
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       module.print(os);
@@ -1049,7 +1062,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       // The arenas come from the real memory plan, made on a copy.
       OwningOpRef<ModuleOp> planned = cudaModule->clone();
       if (failed(mlx::runPipeline(
-              *planned, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO))))
+              *planned, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO,
+                                                   clusterRows))))
         return failure();
       auto plannedGraph = planned->lookupSymbol<func::FuncOp>(
           mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
@@ -1110,7 +1124,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     {
       TimingScope t = phase(timing, "kernels and memory plan (cuda)");
       if (failed(mlx::runPipeline(
-              *cudaModule, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO),
+              *cudaModule,
+              mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO, clusterRows),
               &t)))
         return failure();
     }
