@@ -298,7 +298,7 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
 
     With `clusters=N`, a row too long for one block's registers (a softmax
     over a 131072-entry vocabulary row) that splits into 2 to N blocks of
-    512 threads keeping at most 32 elements each is spread over a
+    256 threads keeping at most 64 elements each is spread over a
     thread-block cluster of that many blocks: each block holds its slice in
     registers, and each reduction's block totals are exchanged through
     distributed shared memory (`codegen/Cuda/ClusterOps.h`), so the row is

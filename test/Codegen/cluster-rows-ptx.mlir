@@ -15,7 +15,7 @@
 // SM90: barrier.cluster.wait.aligned;
 // SM90: mapa.shared::cluster.u64
 // SM90: ld.shared::cluster.b32
-// SM90-COUNT-8: st.global.v4.b32
+// SM90-COUNT-16: st.global.v4.b32
 // SM90-NOT: st.global
 // SM90: ret;
 // Built for sm_80, which has no clusters, the row kernel is the strided

@@ -3,23 +3,23 @@
 // RUN: mlx-opt %s --mlxc-fuse-row-kernels | FileCheck %s --check-prefix=NONE
 
 // A softmax over rows of 131072 f32 (512 KB: no block's registers hold
-// one) spreads each row over a cluster of 8 blocks of 512 threads: the grid
+// one) spreads each row over a cluster of 8 blocks of 256 threads: the grid
 // has 2 x 8 blocks, block x % 8 is the rank and x / 8 the row. Where the
-// module's chip runs clusters (mlxc_cluster_rows), each thread keeps 32
+// module's chip runs clusters (mlxc_cluster_rows), each thread keeps 64
 // elements of its block's slice (columns rank * 16384 + ...) in registers,
-// read once as 8 16-byte vectors; each reduction's block total goes to a
+// read once as 16 16-byte vectors; each reduction's block total goes to a
 // one-element shared slot, the cluster synchronizes, and every thread merges
 // the 8 blocks' slots (mlxc_cluster_load_f32, rank 0 to 7); the quotients
 // are stored from registers and the cluster synchronizes once more before
 // the blocks leave. Elsewhere the cluster's first block runs the row alone
 // with strided loops (the online max and sum, then the quotient).
 // CHECK-LABEL: func.func @cluster_softmax
-// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c512, {{.*}}) workgroup(%[[MAX:.*]] : memref<16xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<16xf32, #gpu.address_space<workgroup>>, %[[MAXSLOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[SUMSLOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) workgroup(%[[MAX:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[MAXSLOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[SUMSLOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[RANK:.*]] = arith.remui %[[BX]], %c8
 // CHECK: %[[ASKED:.*]] = llvm.call @mlxc_cluster_rows(%{{.*}}) : (i32) -> i1
 // CHECK: scf.if %[[ASKED]] {
 // CHECK: %[[SLICE:.*]] = arith.muli %[[RANK]], %c16384
-// CHECK-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<2x1x131072xf32>, vector<4xf32>
+// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<2x1x131072xf32>, vector<4xf32>
 // CHECK-NOT: vector.load
 // CHECK: memref.store %{{.*}}, %[[MAX]]
 // CHECK: gpu.barrier
@@ -32,7 +32,7 @@
 // CHECK: llvm.call @mlxc_cluster_sync() : () -> ()
 // CHECK-COUNT-8: llvm.call @mlxc_cluster_load_f32
 // CHECK: arith.divf
-// CHECK-COUNT-8: vector.store %{{.*}} {alignment = 16 : i64} : memref<2x131072xf32>, vector<4xf32>
+// CHECK-COUNT-16: vector.store %{{.*}} {alignment = 16 : i64} : memref<2x131072xf32>, vector<4xf32>
 // CHECK: llvm.call @mlxc_cluster_sync() : () -> ()
 // CHECK-NEXT: } else {
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[RANK]], %c0
@@ -43,7 +43,7 @@
 // CHECK-NOT: mlxc_cluster
 // CHECK: gpu.terminator
 // CHECK: } {mlxc.row_kernel}
-// With at most 4 blocks a cluster the row does not fit (64 elements a
+// With at most 4 blocks a cluster the row does not fit (128 elements a
 // thread): strided passes in one block per row, as without clusters.
 // FOUR-LABEL: func.func @cluster_softmax
 // FOUR: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
