@@ -1079,9 +1079,7 @@ Value ChainEmitter::emitStridedPartial(int index, Value has) {
 
 void ChainEmitter::emitBlockReduce(int index, Value partial, Value has,
                                    Value workgroup) {
-  ChainOp &c = chain.ops[index];
-  const RowReduction &r = *c.reduction;
-  auto generic = cast<linalg::GenericOp>(c.op);
+  const RowReduction &r = *chain.ops[index].reduction;
   // The warp's butterfly; lanes without elements contribute nothing. Every
   // warp has an element (threads <= columns rounded up to a warp), and
   // every lane one when the threads do not outnumber the groups.
