@@ -20,6 +20,8 @@
 struct mlxrt_instance {
   int refs;
   mlxrt_device *dev;
+  mlxrt_trace_fn trace; ///< The options' callback (CPU calls report here).
+  void *traceUser;
 };
 
 struct mlxrt_array {
@@ -87,6 +89,8 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
   if (!inst)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
   inst->refs = 1;
+  inst->trace = options->trace;
+  inst->traceUser = options->trace_user;
   const char *device = options->device;
   mlxrt_status st;
   if (!device || strcmp(device, "auto") == 0) {
@@ -114,6 +118,19 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
   }
   *out = inst;
   return MLXRT_OK;
+}
+
+int mlxrt_cuda_device_count(const mlxrt_instance_options *options, char *reason,
+                            size_t size) {
+  return mlxrt_cuda_device_count_with(options ? options->libcuda : NULL, reason,
+                                      size);
+}
+
+mlxrt_status mlxrt_cuda_device_name(const mlxrt_instance_options *options,
+                                    int ordinal, char *name, size_t size,
+                                    mlxrt_error *err) {
+  return mlxrt_cuda_device_name_with(options ? options->libcuda : NULL, ordinal,
+                                     name, size, err);
 }
 
 static void instanceRelease(mlxrt_instance *inst) {
@@ -208,6 +225,31 @@ mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
   return st;
 }
 
+mlxrt_status mlxrt_model_load_input(mlxrt_model *model, size_t k,
+                                    const char *spec, mlxrt_array **out,
+                                    mlxrt_error *err) {
+  *out = NULL;
+  if (k >= model->sig.num_inputs)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s' has %zu inputs; there is no input %zu",
+                      mlxrt_model_name(model), model->sig.num_inputs, k);
+  const mlxrt_param *p = &model->sig.inputs[k];
+  mlxrt_array *a;
+  mlxrt_status st = arrayAlloc(model->inst, &p->type, &a, err);
+  if (st == MLXRT_OK) {
+    st = mlxrt_load_tensor(spec, p->name, &p->type, a->data, err);
+    mlxrt_device_host_wrote(model->inst->dev, a->data);
+    if (st != MLXRT_OK)
+      mlxrt_array_release(a);
+  }
+  if (st != MLXRT_OK) {
+    mlxrt_error_prefix(err, "input '%s': ", p->name);
+    return st;
+  }
+  *out = a;
+  return MLXRT_OK;
+}
+
 void mlxrt_array_retain(mlxrt_array *array) { ++array->refs; }
 
 void mlxrt_array_release(mlxrt_array *array) {
@@ -251,6 +293,25 @@ mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
   return st;
 }
 
+mlxrt_status mlxrt_array_map(mlxrt_array *array, mlxrt_access access,
+                             void **data, mlxrt_error *err) {
+  *data = NULL;
+  if (!(access & MLXRT_ACCESS_READ_WRITE) ||
+      (access & ~MLXRT_ACCESS_READ_WRITE))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "unknown access %d (expected MLXRT_ACCESS_READ, _WRITE "
+                      "or _READ_WRITE)",
+                      (int)access);
+  // Written bytes may be only some of them: the others must be current too.
+  mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
+  if (st != MLXRT_OK)
+    return st;
+  if (access & MLXRT_ACCESS_WRITE)
+    mlxrt_device_host_wrote(array->inst->dev, array->data);
+  *data = array->data;
+  return MLXRT_OK;
+}
+
 mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
                               mlxrt_error *err) {
   mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
@@ -265,10 +326,9 @@ mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
 // Models
 //===----------------------------------------------------------------------===//
 
-mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
-                              const struct mlxrt_model_abi *linked,
-                              mlxrt_model **out, mlxrt_error *err) {
-  *out = NULL;
+mlxrt_status mlxrt_model_describe(const struct mlxrt_model_abi *linked,
+                                  mlxrt_model_info *info, mlxrt_error *err) {
+  memset(info, 0, sizeof(*info));
   if (!linked)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "no model given");
   if (linked->abi_version != MLXRT_ABI_VERSION)
@@ -276,6 +336,20 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
                       "model compiled for runtime ABI %u; this runtime (%s) "
                       "has ABI %d: recompile it with the matching mlxc",
                       linked->abi_version, mlxrt_version(), MLXRT_ABI_VERSION);
+  info->name = linked->name;
+  info->signature = linked->signature;
+  info->has_cuda = linked->entry_cuda != NULL;
+  return MLXRT_OK;
+}
+
+mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
+                              const struct mlxrt_model_abi *linked,
+                              mlxrt_model **out, mlxrt_error *err) {
+  *out = NULL;
+  mlxrt_model_info info;
+  mlxrt_status described = mlxrt_model_describe(linked, &info, err);
+  if (described != MLXRT_OK)
+    return described;
   mlxrt_model *m = calloc(1, sizeof(*m));
   if (!m)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -593,8 +667,15 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
     // The CPU variant reads and writes the host's view of the buffers.
     for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k)
       st = mlxrt_device_to_host(dev, m->args[k], err);
-    if (st == MLXRT_OK)
+    if (st == MLXRT_OK) {
+      double start = m->inst->trace ? mlxrt_now_ms() : 0;
       m->entry(m->args);
+      if (m->inst->trace) {
+        mlxrt_trace_event event = {MLXRT_TRACE_PROGRAM, mlxrt_now_ms() - start,
+                                   "", 0};
+        m->inst->trace(m->inst->traceUser, &event);
+      }
+    }
     for (size_t k = 0; k < num_outputs && st == MLXRT_OK; ++k)
       mlxrt_device_host_wrote(dev, m->args[num_inputs + k]);
   }

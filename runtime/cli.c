@@ -2,21 +2,25 @@
 //
 //   ./model --input a.npy --input w=weights.safetensors --output out.npy
 //
-// Parses the options, binds input files to the program's inputs, loads them
-// into device buffers, runs the program, and writes or prints the outputs.
-// This is the only part of the runtime that prints. Exit codes: 0 success,
-// 1 runtime error (files, memory, device), 2 usage error.
+// Parses the options, binds input files to the model's inputs, loads them
+// into arrays, calls the model, and writes or prints the outputs: a user of
+// the instance API (mlxrt_api.h) like any other program, kept in
+// libmlxrt_main.a with main() so that the library itself never prints and
+// never reads the environment. Exit codes: 0 success, 1 runtime error
+// (files, memory, device), 2 usage error.
 //
 //===----------------------------------------------------------------------===//
 
-#include "internal.h"
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include "mlxrt_api.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 enum { ExitOk = 0, ExitRuntime = 1, ExitUsage = 2 };
 
@@ -93,11 +97,13 @@ static int parseOptions(int argc, char **argv, Options *opts, char **nameBuf,
       if (in->name) {
         // Keep the name as its own string; argv stays untouched.
         size_t len = (size_t)(in->spec - 1 - in->name);
-        char *name = mlxrt_strndup(in->name, len);
+        char *name = malloc(len + 1);
         if (!name) {
           fprintf(errs, "error: out of memory\n");
           return ExitRuntime;
         }
+        memcpy(name, in->name, len);
+        name[len] = '\0';
         nameBuf[opts->numInputs] = name;
         in->name = name;
       }
@@ -178,14 +184,15 @@ static const char NoCudaCode[] =
 
 /// The devices the program can run on: the CPU, and the GPUs that are
 /// present if it has CUDA code.
-static void printDevices(FILE *out, bool hasCuda) {
+static void printDevices(FILE *out, bool hasCuda,
+                         const mlxrt_instance_options *options) {
   fprintf(out, "devices:\n  cpu\n");
   if (!hasCuda) {
     fprintf(out, "  (no cuda: %s)\n", NoCudaCode);
     return;
   }
   char reason[512];
-  int count = mlxrt_cuda_device_count(reason, sizeof(reason));
+  int count = mlxrt_cuda_device_count(options, reason, sizeof(reason));
   if (count == 0) {
     fprintf(out, "  cuda    (not available here: %s)\n", reason);
     return;
@@ -193,14 +200,16 @@ static void printDevices(FILE *out, bool hasCuda) {
   for (int i = 0; i < count; ++i) {
     char name[256];
     mlxrt_error err;
-    if (mlxrt_cuda_device_name(i, name, sizeof(name), &err) != MLXRT_OK)
-      mlxrt_strlcpy(name, err.message, sizeof(name));
-    fprintf(out, "  cuda:%-3d %s%s\n", i, name, i == 0 ? " (= cuda)" : "");
+    const char *shown = name;
+    if (mlxrt_cuda_device_name(options, i, name, sizeof(name), &err) !=
+        MLXRT_OK)
+      shown = err.message;
+    fprintf(out, "  cuda:%-3d %s%s\n", i, shown, i == 0 ? " (= cuda)" : "");
   }
 }
 
 static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
-                      bool hasCuda) {
+                      bool hasCuda, const mlxrt_instance_options *options) {
   int width = 4;
   for (size_t i = 0; i < sig->num_inputs; ++i)
     if ((int)strlen(sig->inputs[i].name) > width)
@@ -218,7 +227,7 @@ static void printHelp(FILE *out, const char *prog, const mlxrt_signature *sig,
       prog, sig->entry);
   printParams(out, "inputs", sig->inputs, sig->num_inputs, width);
   printParams(out, "outputs", sig->outputs, sig->num_outputs, width);
-  printDevices(out, hasCuda);
+  printDevices(out, hasCuda, options);
   fputs(
       "\noptions:\n"
       "  --input FILE         the next input not bound by name\n"
@@ -287,6 +296,18 @@ static void printVersion(FILE *out, const mlxrt_signature *sig, bool hasCuda) {
 // Binding inputs
 //===----------------------------------------------------------------------===//
 
+/// Appends "'a', 'b'" (at most 8 names, then ", ...") to a message.
+static void appendName(char *buf, size_t size, size_t *count,
+                       const char *name) {
+  enum { MaxListed = 8 };
+  size_t used = strlen(buf);
+  if (*count < MaxListed)
+    snprintf(buf + used, size - used, "%s'%s'", *count ? ", " : "", name);
+  else if (*count == MaxListed)
+    snprintf(buf + used, size - used, ", ...");
+  ++*count;
+}
+
 /// Fills bound[k] with the index of the argument that feeds input k.
 static int bindInputs(const mlxrt_signature *sig, const Options *opts,
                       size_t *bound, FILE *errs) {
@@ -304,7 +325,7 @@ static int bindInputs(const mlxrt_signature *sig, const Options *opts,
       char names[512] = "";
       size_t count = 0;
       for (size_t i = 0; i < sig->num_inputs; ++i)
-        mlxrt_append_name(names, sizeof(names), &count, sig->inputs[i].name);
+        appendName(names, sizeof(names), &count, sig->inputs[i].name);
       fprintf(errs, "error: no input named '%s' (inputs: %s)\n",
               opts->inputs[a].name, count ? names : "none");
       return ExitUsage;
@@ -332,7 +353,7 @@ static int bindInputs(const mlxrt_signature *sig, const Options *opts,
   size_t count = 0;
   for (size_t k = 0; k < sig->num_inputs; ++k)
     if (bound[k] == unbound)
-      mlxrt_append_name(missing, sizeof(missing), &count, sig->inputs[k].name);
+      appendName(missing, sizeof(missing), &count, sig->inputs[k].name);
   if (count) {
     fprintf(errs, "error: expected %zu input%s, got %zu (missing: %s)\n",
             sig->num_inputs, sig->num_inputs == 1 ? "" : "s", opts->numInputs,
@@ -437,49 +458,119 @@ static int compareDoubles(const void *a, const void *b) {
 }
 
 //===----------------------------------------------------------------------===//
+// The environment
+//===----------------------------------------------------------------------===//
+
+/// Whether a flag variable is set to anything but "" or "0".
+static bool flagSet(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static const char *pathOrNull(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+/// The instance's options as the environment sets them (see --help).
+static void optionsFromEnv(mlxrt_instance_options *options) {
+  mlxrt_instance_options_init(options);
+  options->memory =
+      flagSet("MLXRT_NO_UNIFIED") ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
+  options->no_cuda_graphs = flagSet("MLXRT_NO_GRAPH");
+  options->libcuda = pathOrNull("MLXRT_LIBCUDA");
+  options->libcublaslt = pathOrNull("MLXRT_LIBCUBLASLT");
+  options->cuda_home = pathOrNull("CUDA_HOME");
+}
+
+//===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
 
+/// An error of the API without the "model 'NAME': " (or "model 'NAME', ")
+/// it starts with: an executable runs one model.
+static const char *withoutModel(const char *name, const mlxrt_error *err) {
+  const char *m = err->message;
+  size_t n = strlen(name);
+  if (strncmp(m, "model '", 7) == 0 && strncmp(m + 7, name, n) == 0 &&
+      m[7 + n] == '\'' && (m[8 + n] == ':' || m[8 + n] == ',') &&
+      m[9 + n] == ' ')
+    return m + 10 + n;
+  return m;
+}
+
+/// What the trace callback keeps: the program's time of the last call (for
+/// --repeat), and whether to print the trace (MLXRT_TRACE=1).
+typedef struct {
+  FILE *errs;
+  bool print;
+  bool onCuda;
+  double programMs;
+} Trace;
+
+static void onTrace(void *user, const mlxrt_trace_event *event) {
+  Trace *trace = user;
+  if (event->kind == MLXRT_TRACE_PROGRAM)
+    trace->programMs = event->ms;
+  // The lines of a GPU's run; the CPU has no transfers to report.
+  if (!trace->print || !trace->onCuda)
+    return;
+  switch (event->kind) {
+  case MLXRT_TRACE_INPUTS_PLACED:
+    fprintf(trace->errs, "mlxrt trace: inputs placed in %.3f ms\n", event->ms);
+    break;
+  case MLXRT_TRACE_PROGRAM:
+    fprintf(trace->errs, "mlxrt trace: program %.3f ms (events), ", event->ms);
+    break;
+  case MLXRT_TRACE_OUTPUTS_PLACED:
+    fprintf(trace->errs, "outputs placed in %.3f ms\n", event->ms);
+    break;
+  case MLXRT_TRACE_NOTE:
+    fprintf(trace->errs, "mlxrt trace: %s\n", event->text);
+    break;
+  case MLXRT_TRACE_TO_DEVICE:
+  case MLXRT_TRACE_TO_HOST:
+    break;
+  }
+}
+
 /// What one invocation holds; released by releaseRun.
 typedef struct {
+  const struct mlxrt_model_abi *linked;
+  mlxrt_model_info info;
   mlxrt_signature sig;
   Options opts;
   char **names; ///< Copies of NAME in --input NAME=FILE, by argument.
-  size_t *bound;
-  mlxrt_device *dev;
-  void **args;
-  mlxrt_output *outs; ///< Per --output, open from before the run.
-  double *times;
-  const mlxrt_program *program;
-  mlxrt_entry_fn entry; ///< The program's variant for dev.
   int argc;
+  size_t *bound;
+  mlxrt_instance_options options;
+  Trace trace;
+  mlxrt_instance *inst;
+  mlxrt_model *model;
+  mlxrt_array **inputs;
+  /// The outputs' arrays: a donated input's (--in-place), else the model's.
+  mlxrt_array **outputs;
+  mlxrt_npy_files *files; ///< The --output files, open from before the run.
+  double *times;
 } Run;
 
-/// The input whose buffer output `k` may be written into by the variant
-/// that runs, or -1.
-static long sharedInput(const Run *run, size_t k) {
-  const mlxrt_param *p = &run->sig.outputs[k];
-  return mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA
-             ? p->cuda_in_place_of
-             : p->cpu_in_place_of;
-}
-
-/// Whether output `k` is written into its input's buffer (--in-place).
-static bool isShared(const Run *run, size_t k) {
-  return run->opts.inPlace && run->dev && sharedInput(run, k) >= 0;
+static bool isInput(const Run *run, const mlxrt_array *a) {
+  for (size_t k = 0; k < run->sig.num_inputs; ++k)
+    if (run->inputs[k] == a)
+      return true;
+  return false;
 }
 
 static void releaseRun(Run *run) {
-  // Removes the temporaries of outputs not (all) committed.
-  for (size_t i = 0; run->outs && i < run->opts.numOutputs; ++i)
-    mlxrt_output_discard(&run->outs[i]);
-  if (run->args) {
-    size_t n = run->sig.num_inputs + run->sig.num_outputs;
-    for (size_t i = 0; i < n; ++i)
-      if (i < run->sig.num_inputs || !isShared(run, i - run->sig.num_inputs))
-        mlxrt_device_free(run->dev, run->args[i]);
-  }
-  mlxrt_device_close(run->dev);
+  // Removes the temporaries of outputs not (all) written.
+  mlxrt_npy_files_close(run->files);
+  for (size_t k = 0; run->outputs && k < run->sig.num_outputs; ++k)
+    if (run->outputs[k] && !isInput(run, run->outputs[k]))
+      mlxrt_array_release(run->outputs[k]);
+  for (size_t k = 0; run->inputs && k < run->sig.num_inputs; ++k)
+    mlxrt_array_release(run->inputs[k]);
+  mlxrt_model_close(run->model);
+  mlxrt_instance_destroy(run->inst);
   if (run->names)
     for (int i = 0; i < run->argc; ++i)
       free(run->names[i]);
@@ -487,209 +578,182 @@ static void releaseRun(Run *run) {
   free(run->opts.inputs);
   free(run->opts.outputs);
   free(run->bound);
-  free(run->args);
-  free(run->outs);
+  free(run->inputs);
+  free(run->outputs);
   free(run->times);
   mlxrt_signature_free(&run->sig);
 }
 
-static int openDevice(Run *run, FILE *errs) {
-  const mlxrt_program *program = run->program;
+/// The instance: the --device, else CUDA when the program has CUDA code and
+/// a GPU is there, else the CPU, with a note that says why only when the
+/// program could have used a GPU (a CPU-only program has nothing to say on
+/// every run).
+static int createInstance(Run *run, FILE *errs) {
+  mlxrt_instance_options *options = &run->options;
   mlxrt_error err;
   mlxrt_status st;
+  bool hasCuda = run->info.has_cuda;
   if (run->opts.device) {
     mlxrt_device_kind kind;
     int ordinal;
     st = mlxrt_device_parse_name(run->opts.device, &kind, &ordinal, &err);
-    if (st == MLXRT_OK && kind == MLXRT_DEVICE_CUDA && !program->entry_cuda)
-      st = mlxrt_fail(&err, MLXRT_ERROR_DEVICE, "no CUDA device: %s",
-                      NoCudaCode);
+    if (st == MLXRT_OK && kind == MLXRT_DEVICE_CUDA && !hasCuda) {
+      st = MLXRT_ERROR_DEVICE;
+      snprintf(err.message, sizeof(err.message), "no CUDA device: %s",
+               NoCudaCode);
+    }
+    options->device = run->opts.device;
     if (st == MLXRT_OK)
-      st = mlxrt_device_open(run->opts.device, &run->dev, &err);
+      st = mlxrt_instance_create(options, &run->inst, &err);
+  } else if (!hasCuda) {
+    options->device = "cpu";
+    st = mlxrt_instance_create(options, &run->inst, &err);
   } else {
-    // CUDA when the program has CUDA code and a GPU is there, else the CPU;
-    // with a note that says why only when the program could have used a
-    // GPU (a CPU-only program has nothing to say on every run).
     char reason[sizeof(err.message)];
     st = MLXRT_ERROR_DEVICE;
-    if (!program->entry_cuda)
-      st = mlxrt_device_open("cpu", &run->dev, &err);
-    else if (mlxrt_cuda_available(reason, sizeof(reason)) &&
-             (st = mlxrt_device_open("cuda", &run->dev, &err)) != MLXRT_OK) {
+    options->device = "cuda";
+    if (mlxrt_cuda_device_count(options, reason, sizeof(reason)) > 0 &&
+        (st = mlxrt_instance_create(options, &run->inst, &err)) != MLXRT_OK) {
       const char *why = err.message;
       if (strncmp(why, "no CUDA device: ", 16) == 0)
         why += 16;
-      mlxrt_strlcpy(reason, why, sizeof(reason));
+      snprintf(reason, sizeof(reason), "%s", why);
     }
-    if (st != MLXRT_OK && program->entry_cuda) {
+    if (st != MLXRT_OK) {
       fprintf(errs, "note: no CUDA device (%s); running on the CPU\n", reason);
-      st = mlxrt_device_open("cpu", &run->dev, &err);
+      options->device = "cpu";
+      st = mlxrt_instance_create(options, &run->inst, &err);
     }
   }
   if (st != MLXRT_OK) {
     fprintf(errs, "error: %s\n", err.message);
     return st == MLXRT_ERROR_INVALID_ARGUMENT ? ExitUsage : ExitRuntime;
   }
-  run->entry = mlxrt_device_get_kind(run->dev) == MLXRT_DEVICE_CUDA
-                   ? program->entry_cuda
-                   : program->entry;
+  run->trace.onCuda =
+      mlxrt_instance_device_kind(run->inst) == MLXRT_DEVICE_CUDA && hasCuda;
   return ExitOk;
 }
 
-/// Allocates every buffer and reads the inputs.
-static int prepareBuffers(Run *run, FILE *errs) {
+/// Opens the model, reads the inputs, and with --in-place donates to each
+/// output the program updates from an input (a KV cache) that input.
+static int prepareArrays(Run *run, FILE *errs) {
   const mlxrt_signature *sig = &run->sig;
   mlxrt_error err;
-  for (size_t k = 0; k < sig->num_inputs; ++k) {
-    const mlxrt_param *p = &sig->inputs[k];
-    mlxrt_status st =
-        mlxrt_device_alloc(run->dev, p->type.nbytes, &run->args[k], &err);
-    if (st == MLXRT_OK)
-      st = mlxrt_load_tensor(run->opts.inputs[run->bound[k]].spec, p->name,
-                             &p->type, run->args[k], &err);
-    if (st != MLXRT_OK) {
-      fprintf(errs, "error: input '%s': %s\n", p->name, err.message);
-      return ExitRuntime;
-    }
-  }
-  for (size_t k = 0; k < sig->num_outputs; ++k) {
-    const mlxrt_param *p = &sig->outputs[k];
-    if (isShared(run, k)) {
-      run->args[sig->num_inputs + k] = run->args[sharedInput(run, k)];
-      continue;
-    }
-    if (mlxrt_device_alloc(run->dev, p->type.nbytes,
-                           &run->args[sig->num_inputs + k], &err) != MLXRT_OK) {
-      fprintf(errs, "error: output '%s': %s\n", p->name, err.message);
-      return ExitRuntime;
-    }
-  }
-  return ExitOk;
-}
-
-/// Two --output paths that name one file would have one output overwrite
-/// the other: a usage error, found before anything runs.
-static int checkOutputsDistinct(const Options *opts, FILE *errs) {
-  for (size_t i = 0; i < opts->numOutputs; ++i) {
-    for (size_t k = 0; k < i; ++k) {
-      const char *a = opts->outputs[k], *b = opts->outputs[i];
-      if (!mlxrt_outputs_collide(a, b))
-        continue;
-      if (strcmp(a, b) == 0)
-        fprintf(errs, "error: output file '%s' given twice\n", a);
-      else
-        fprintf(errs, "error: output files '%s' and '%s' are the same file\n",
-                a, b);
-      return ExitUsage;
-    }
-  }
-  return ExitOk;
-}
-
-/// Opens every output (creates the temporaries) before the run, so that a
-/// bad output path fails before a long computation rather than after it.
-static int openOutputs(Run *run, FILE *errs) {
-  for (size_t i = 0; i < run->opts.numOutputs; ++i) {
-    mlxrt_error err;
-    if (mlxrt_output_open(&run->outs[i], run->opts.outputs[i], &err) !=
-        MLXRT_OK) {
-      fprintf(errs, "error: output '%s': %s\n", run->sig.outputs[i].name,
-              err.message);
-      return ExitRuntime;
-    }
-  }
-  return ExitOk;
-}
-
-/// Writes output k to its open file and closes it.
-static int writeOutput(Run *run, size_t k, FILE *errs) {
-  const mlxrt_signature *sig = &run->sig;
-  mlxrt_output *o = &run->outs[k];
-  mlxrt_tensor t = sig->outputs[k].type;
-  t.data = run->args[sig->num_inputs + k];
-  mlxrt_error err;
-  mlxrt_status st = mlxrt_npy_write(o->file, o->path, &t, &err);
-  mlxrt_status closed = mlxrt_output_close(o, st == MLXRT_OK ? &err : NULL);
-  if (st == MLXRT_OK)
-    st = closed;
-  if (st != MLXRT_OK) {
-    fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
-            err.message);
+  if (mlxrt_model_open(run->inst, run->linked, &run->model, &err) != MLXRT_OK) {
+    fprintf(errs, "error: %s\n", withoutModel(run->info.name, &err));
     return ExitRuntime;
   }
+  for (size_t k = 0; k < sig->num_inputs; ++k) {
+    if (mlxrt_model_load_input(run->model, k,
+                               run->opts.inputs[run->bound[k]].spec,
+                               &run->inputs[k], &err) != MLXRT_OK) {
+      fprintf(errs, "error: %s\n", err.message);
+      return ExitRuntime;
+    }
+  }
+  for (size_t k = 0; run->opts.inPlace && k < sig->num_outputs; ++k) {
+    const mlxrt_param *p = &sig->outputs[k];
+    long j = run->trace.onCuda ? p->cuda_in_place_of : p->cpu_in_place_of;
+    if (j >= 0)
+      run->outputs[k] = run->inputs[j];
+  }
   return ExitOk;
+}
+
+/// The host writes every page of the inputs, as a producer would (--cold).
+static mlxrt_status touchInputs(Run *run, size_t *bytes, mlxrt_error *err) {
+  for (size_t k = 0; k < run->sig.num_inputs; ++k) {
+    void *data;
+    mlxrt_status st =
+        mlxrt_array_map(run->inputs[k], MLXRT_ACCESS_WRITE, &data, err);
+    if (st != MLXRT_OK)
+      return st;
+    volatile unsigned char *p = data;
+    size_t n = run->sig.inputs[k].type.nbytes;
+    for (size_t off = 0; off < n; off += 4096)
+      p[off] = p[off];
+    *bytes += n;
+  }
+  return MLXRT_OK;
+}
+
+/// ... and reads every page of the outputs.
+static mlxrt_status touchOutputs(Run *run, size_t *bytes, mlxrt_error *err) {
+  unsigned sum = 0;
+  for (size_t k = 0; k < run->sig.num_outputs; ++k) {
+    void *data;
+    mlxrt_status st =
+        mlxrt_array_map(run->outputs[k], MLXRT_ACCESS_READ, &data, err);
+    if (st != MLXRT_OK)
+      return st;
+    const volatile unsigned char *p = data;
+    size_t n = run->sig.outputs[k].type.nbytes;
+    for (size_t off = 0; off < n; off += 4096)
+      sum += p[off];
+    *bytes += n;
+  }
+  (void)sum;
+  return MLXRT_OK;
+}
+
+static double millisecondsSince(const struct timespec *t0) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+         (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
 static int execute(Run *run, FILE *out, FILE *errs) {
+  const mlxrt_signature *sig = &run->sig;
   mlxrt_error err;
   mlxrt_status st = MLXRT_OK;
-  // With --repeat, a warm-up run first (page faults, caches, module loads),
-  // then the timed runs; the outputs are those of the last run.
-  long runs = run->opts.repeat ? run->opts.repeat + 1 : 1;
+  // With --repeat, a warm-up call first (page faults, caches, the CUDA
+  // graph's capture), then the timed calls, each given the arrays of the
+  // one before; the outputs are those of the last call.
+  long calls = run->opts.repeat ? run->opts.repeat + 1 : 1;
   size_t movedBytes = 0;
-  for (long r = 0; r < runs && st == MLXRT_OK; ++r) {
-    double ms = 0;
-    struct timespec t0, t1;
+  for (long r = 0; r < calls && st == MLXRT_OK; ++r) {
+    struct timespec t0;
     if (run->opts.cold) {
-      // The host writes every page of the inputs, as a producer would.
       movedBytes = 0;
-      for (size_t k = 0; k < run->sig.num_inputs; ++k) {
-        volatile unsigned char *p = run->args[k];
-        size_t n = run->sig.inputs[k].type.nbytes;
-        for (size_t off = 0; off < n; off += 4096)
-          p[off] = p[off];
-        movedBytes += n;
-      }
+      st = touchInputs(run, &movedBytes, &err);
       clock_gettime(CLOCK_MONOTONIC, &t0);
     }
-    st = mlxrt_device_run(run->dev, run->entry, run->args, run->sig.num_inputs,
-                          run->sig.num_outputs, &ms, &err);
+    if (st == MLXRT_OK)
+      st = mlxrt_model_call(run->model, run->inputs, sig->num_inputs,
+                            run->outputs, sig->num_outputs, &err);
+    double ms = run->trace.programMs;
     if (run->opts.cold && st == MLXRT_OK) {
-      // ... and reads every page of the outputs.
-      unsigned sum = 0;
-      for (size_t k = 0; k < run->sig.num_outputs; ++k) {
-        volatile unsigned char *p = run->args[run->sig.num_inputs + k];
-        size_t n = run->sig.outputs[k].type.nbytes;
-        for (size_t off = 0; off < n; off += 4096)
-          sum += p[off];
-        movedBytes += n;
-      }
-      (void)sum;
-      clock_gettime(CLOCK_MONOTONIC, &t1);
-      ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-           (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+      st = touchOutputs(run, &movedBytes, &err);
+      ms = millisecondsSince(&t0);
     }
     if (r > 0)
       run->times[r - 1] = ms;
   }
   if (st != MLXRT_OK) {
-    fprintf(errs, "error: %s\n", err.message);
+    fprintf(errs, "error: %s\n", withoutModel(run->info.name, &err));
     return ExitRuntime;
   }
 
-  const mlxrt_signature *sig = &run->sig;
   if (run->opts.numOutputs == 0) {
-    for (size_t k = 0; k < sig->num_outputs; ++k)
-      printSummary(out, &sig->outputs[k], run->args[sig->num_inputs + k]);
-  }
-  // Every temporary is complete before any is renamed into place, and
-  // before outputs written in place (devices, FIFOs) get anything, so that
-  // a failure (a full disk) leaves every old output file as it was.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-      if (run->outs[k].direct != (pass == 1))
-        continue;
-      int rc = writeOutput(run, k, errs);
-      if (rc != ExitOk)
-        return rc;
+    for (size_t k = 0; k < sig->num_outputs; ++k) {
+      void *data;
+      if (mlxrt_array_map(run->outputs[k], MLXRT_ACCESS_READ, &data, &err) !=
+          MLXRT_OK) {
+        fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
+                err.message);
+        return ExitRuntime;
+      }
+      printSummary(out, &sig->outputs[k], data);
     }
   }
-  for (size_t k = 0; k < run->opts.numOutputs; ++k) {
-    if (mlxrt_output_commit(&run->outs[k], &err) != MLXRT_OK) {
-      fprintf(errs, "error: output '%s': %s\n", sig->outputs[k].name,
-              err.message);
-      return ExitRuntime;
-    }
+  size_t failed;
+  if (run->opts.numOutputs &&
+      mlxrt_npy_files_save(run->files, run->outputs, run->opts.numOutputs,
+                           &failed, &err) != MLXRT_OK) {
+    fprintf(errs, "error: output '%s': %s\n", sig->outputs[failed].name,
+            err.message);
+    return ExitRuntime;
   }
 
   if (run->opts.repeat) {
@@ -706,13 +770,45 @@ static int execute(Run *run, FILE *out, FILE *errs) {
   return ExitOk;
 }
 
-static int runProgram(Run *run, const mlxrt_program *program, int argc,
+/// Opens every --output file (creates the temporaries) before anything
+/// runs, so that a bad output path fails before a long computation rather
+/// than after it.
+static int openOutputs(Run *run, FILE *errs) {
+  const mlxrt_signature *sig = &run->sig;
+  mlxrt_error err;
+  size_t failed = 0;
+  mlxrt_status st = MLXRT_OK;
+  if (run->opts.numOutputs)
+    st = mlxrt_npy_files_open(run->opts.outputs, run->opts.numOutputs,
+                              &run->files, &failed, &err);
+  if (st == MLXRT_ERROR_INVALID_ARGUMENT) { // Two paths name one file.
+    fprintf(errs, "error: %s\n", err.message);
+    return ExitUsage;
+  }
+  if (st != MLXRT_OK && failed < sig->num_outputs) {
+    fprintf(errs, "error: output '%s': %s\n", sig->outputs[failed].name,
+            err.message);
+    return ExitRuntime;
+  }
+  if (run->opts.numOutputs > sig->num_outputs) {
+    fprintf(errs,
+            "error: %zu --output files given, but the program has %zu "
+            "output%s\n",
+            run->opts.numOutputs, sig->num_outputs,
+            sig->num_outputs == 1 ? "" : "s");
+    return ExitUsage;
+  }
+  return ExitOk;
+}
+
+static int runProgram(Run *run, const struct mlxrt_model_abi *linked, int argc,
                       char **argv, FILE *out, FILE *errs) {
   const char *prog = argc > 0 && argv[0] ? argv[0] : "model";
   mlxrt_error err;
+  run->linked = linked;
   bool sigOk =
-      mlxrt_signature_parse(program->signature, &run->sig, &err) == MLXRT_OK;
-  run->program = program;
+      mlxrt_model_describe(linked, &run->info, &err) == MLXRT_OK &&
+      mlxrt_signature_parse(run->info.signature, &run->sig, &err) == MLXRT_OK;
   size_t slots = argc > 0 ? (size_t)argc : 1;
   run->argc = argc;
   run->opts.inputs = calloc(slots, sizeof(InputArg));
@@ -725,9 +821,10 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
   int rc = parseOptions(argc, argv, &run->opts, run->names, errs);
   if (rc != ExitOk)
     return rc;
+  optionsFromEnv(&run->options);
   // The version is known even when the signature is broken.
   if (run->opts.version && !run->opts.help) {
-    printVersion(out, sigOk ? &run->sig : NULL, program->entry_cuda != NULL);
+    printVersion(out, sigOk ? &run->sig : NULL, run->info.has_cuda);
     return ExitOk;
   }
   if (!sigOk) {
@@ -735,46 +832,42 @@ static int runProgram(Run *run, const mlxrt_program *program, int argc,
     return ExitRuntime;
   }
   if (run->opts.help) {
-    printHelp(out, prog, &run->sig, program->entry_cuda != NULL);
+    printHelp(out, prog, &run->sig, run->info.has_cuda, &run->options);
     return ExitOk;
   }
-  if ((rc = checkOutputsDistinct(&run->opts, errs)) != ExitOk)
-    return rc;
 
   const mlxrt_signature *sig = &run->sig;
-  size_t nargs = sig->num_inputs + sig->num_outputs;
+  if ((rc = openOutputs(run, errs)) != ExitOk)
+    return rc;
   run->bound = calloc(sig->num_inputs + 1, sizeof(size_t));
-  run->args = calloc(nargs + 1, sizeof(void *));
-  run->outs = calloc(run->opts.numOutputs + 1, sizeof(mlxrt_output));
+  run->inputs = calloc(sig->num_inputs + 1, sizeof(mlxrt_array *));
+  run->outputs = calloc(sig->num_outputs + 1, sizeof(mlxrt_array *));
   run->times = calloc((size_t)run->opts.repeat + 1, sizeof(double));
-  if (!run->bound || !run->args || !run->outs || !run->times) {
+  if (!run->bound || !run->inputs || !run->outputs || !run->times) {
     fprintf(errs, "error: out of memory\n");
     return ExitRuntime;
   }
   if ((rc = bindInputs(sig, &run->opts, run->bound, errs)) != ExitOk)
     return rc;
-  if (run->opts.numOutputs > sig->num_outputs) {
-    fprintf(errs,
-            "error: %zu --output files given, but the program has %zu "
-            "output%s\n",
-            run->opts.numOutputs, sig->num_outputs,
-            sig->num_outputs == 1 ? "" : "s");
-    return ExitUsage;
+  // The trace gives the program's time; a plain run needs none.
+  run->trace.errs = errs;
+  run->trace.print = flagSet("MLXRT_TRACE");
+  if (run->trace.print || (run->opts.repeat && !run->opts.cold)) {
+    run->options.trace = onTrace;
+    run->options.trace_user = &run->trace;
   }
-  if ((rc = openDevice(run, errs)) != ExitOk)
+  if ((rc = createInstance(run, errs)) != ExitOk)
     return rc;
-  if ((rc = prepareBuffers(run, errs)) != ExitOk)
-    return rc;
-  if ((rc = openOutputs(run, errs)) != ExitOk)
+  if ((rc = prepareArrays(run, errs)) != ExitOk)
     return rc;
   return execute(run, out, errs);
 }
 
-int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
+int mlxrt_cli_run(const struct mlxrt_model_abi *linked, int argc, char **argv,
                   FILE *out, FILE *errs) {
   Run run;
   memset(&run, 0, sizeof(run));
-  int rc = runProgram(&run, program, argc, argv, out, errs);
+  int rc = runProgram(&run, linked, argc, argv, out, errs);
   releaseRun(&run);
   fflush(out);
   fflush(errs);
@@ -782,26 +875,11 @@ int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
 }
 
 //===----------------------------------------------------------------------===//
-// The program mlxc links in
+// The model mlxc links in
 //===----------------------------------------------------------------------===//
 
-// libmlxrt.so serves processes that load their models (mlxrt_api.h); only
-// executables, linked with the static runtime, have a program of their own.
-#ifndef MLXRT_SHARED_LIBRARY
-
-// Defined in the object file that mlxc emits; the CUDA variant only with
-// --target=cuda, hence weak (NULL when absent).
-extern const char mlxc_program_signature[];
-void mlxc_program_entry(void **args);
-#if defined(__GNUC__)
-__attribute__((weak))
-#endif
-void mlxc_program_entry_cuda(void **args);
+MLXRT_DECLARE_MODEL(program);
 
 int mlxrt_main(int argc, char **argv) {
-  mlxrt_program program = {mlxc_program_signature, mlxc_program_entry,
-                           mlxc_program_entry_cuda};
-  return mlxrt_cli_run(&program, argc, argv, stdout, stderr);
+  return mlxrt_cli_run(MLXRT_LINKED_MODEL(program), argc, argv, stdout, stderr);
 }
-
-#endif // MLXRT_SHARED_LIBRARY

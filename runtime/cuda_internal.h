@@ -203,8 +203,6 @@ typedef struct mlxrt_cuda_driver {
 /// calls does not matter.
 const mlxrt_cuda_driver *mlxrt_cuda_driver_load(const char *path, char *reason,
                                                 size_t size);
-/// mlxrt_cuda_driver_load of $MLXRT_LIBCUDA (env.c).
-const mlxrt_cuda_driver *mlxrt_cuda_driver_get(char *reason, size_t size);
 
 /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for a result code, also when
 /// the driver cannot name it.
@@ -436,10 +434,6 @@ bool mlxrt_cuda_graph_replaces_run(const mlxrt_cuda_device *dev,
                                    mlxrt_entry_fn entry, void **args,
                                    size_t numArgs);
 
-/// Whether MLXRT_NO_GRAPH=1 (or any value but 0) disables graphs (env.c;
-/// a device follows its own noGraphs).
-bool mlxrt_cuda_graphs_disabled(void);
-
 /// Runs `entry` on `args` (the program's view of the buffers) on the
 /// device's stream: directly, captured into a graph, or by replaying the
 /// graph (see mlxrt_cuda_graph_state). Failures are recorded in dev.
@@ -490,8 +484,6 @@ const struct mlxrt_cublaslt *mlxrt_cublaslt_load_from(const char *path,
                                                       const char *cudaHome,
                                                       char *reason,
                                                       size_t size);
-/// mlxrt_cublaslt_load_from($MLXRT_LIBCUBLASLT, $CUDA_HOME) (env.c).
-const struct mlxrt_cublaslt *mlxrt_cublaslt_load(char *reason, size_t size);
 
 /// The arguments of mlxrt_matmul (see mlxrt.h).
 typedef struct mlxrt_matmul_args {

@@ -180,6 +180,44 @@ int mlxrt_outputs_collide(const char *a, const char *b);
 //===----------------------------------------------------------------------===//
 // Devices (device.c, device_cpu.c; CUDA: cuda_internal.h)
 //===----------------------------------------------------------------------===//
+//
+// The layer under the instance API: an instance is a device, an array a
+// buffer of it, a call a run.
+
+/// The compiled program's entry point: one pointer per tensor, inputs first,
+/// then outputs.
+typedef void (*mlxrt_entry_fn)(void **args);
+
+/// One device and everything the runtime keeps for it.
+typedef struct mlxrt_device mlxrt_device;
+
+void mlxrt_device_close(mlxrt_device *dev);
+mlxrt_device_kind mlxrt_device_get_kind(const mlxrt_device *dev);
+/// A human-readable description ("cpu", "cuda:0 (NVIDIA H200)").
+const char *mlxrt_device_description(const mlxrt_device *dev);
+
+/// A buffer for an input or output of a program, 64-byte aligned, that the
+/// host reads and writes directly (before and after mlxrt_device_run).
+/// A CUDA device's buffers are unified (CUDA managed) memory when the GPU
+/// has concurrent managed access and the configuration allows it;
+/// otherwise host memory with a device copy that runs keep in step.
+mlxrt_status mlxrt_device_alloc(mlxrt_device *dev, size_t nbytes, void **out,
+                                mlxrt_error *err);
+void mlxrt_device_free(mlxrt_device *dev, void *p);
+
+/// Runs `entry` once on `args` (num_inputs inputs, then num_outputs outputs,
+/// each from mlxrt_device_alloc on `dev`) and waits for it; afterwards the
+/// host sees the outputs. *elapsed_ms (if not NULL) receives the time the
+/// program took as the device measures it (CUDA events on a GPU; the
+/// transfers of the buffers before and after are not counted).
+///
+/// On a CUDA device `entry` must be the program's CUDA variant; a failure of
+/// the driver inside it (a kernel that does not load or launch, memory that
+/// runs out) is returned here with the call, the kernel and the CUDA error.
+mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
+                              void **args, size_t num_inputs,
+                              size_t num_outputs, double *elapsed_ms,
+                              mlxrt_error *err);
 
 /// The operations each backend implements.
 typedef struct mlxrt_device_ops {
@@ -218,8 +256,7 @@ struct mlxrt_device {
   char description[128];
 };
 
-/// How a device is set up: the instance's options, or (for mlxrt_device_open
-/// and the command line) the environment, read in env.c alone.
+/// How a device is set up: the instance's options.
 typedef struct mlxrt_device_config {
   mlxrt_memory_mode memory;
   bool noGraphs;
@@ -233,11 +270,6 @@ typedef struct mlxrt_device_config {
   bool keepIntermediates;
 } mlxrt_device_config;
 
-/// The configuration the environment gives: MLXRT_NO_UNIFIED, MLXRT_NO_GRAPH,
-/// MLXRT_LIBCUDA, MLXRT_LIBCUBLASLT, CUDA_HOME, and MLXRT_TRACE (a callback
-/// that prints to stderr; the command line's behaviour).
-void mlxrt_device_config_from_env(mlxrt_device_config *config);
-
 /// The resident forms of the device's operations (see mlxrt_device_ops):
 /// the plain ones where the device has none.
 mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
@@ -250,7 +282,7 @@ mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err);
 
-/// mlxrt_device_open with an explicit configuration.
+/// Opens a device by name (see mlxrt_device_parse_name; NULL is the CPU).
 mlxrt_status mlxrt_device_open_config(const char *name,
                                       const mlxrt_device_config *config,
                                       mlxrt_device **out, mlxrt_error *err);

@@ -5,6 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlxrt.h"
+#include "mlxrt_api.h"
 
 int main(int argc, char **argv) { return mlxrt_main(argc, argv); }

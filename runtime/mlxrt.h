@@ -1,25 +1,26 @@
 //===- mlxrt.h - The mlxc runtime: public C API ------------------*- C -*-===//
 //
-// mlxrt is the thin runtime that every executable mlxc builds links against.
-// It knows the tensor dtypes of MLX, parses the signature that the compiler
-// embeds in the program, reads inputs from .npy / .npz / .safetensors, writes
-// .npy, and runs the program on a device: the CPU, or an NVIDIA GPU through
-// the CUDA driver API, loaded with dlopen so that every executable also runs
-// on machines without a GPU or a driver. To load compiled models into a
-// program of your own and call them many times, use mlxrt_api.h (instances,
-// models, arrays, calls), which builds on the types declared here.
+// mlxrt is the thin runtime that every program mlxc builds links against.
+// This header has what its API (mlxrt_api.h: instances, models, arrays,
+// calls) builds on: the tensor dtypes of MLX, the signature that the
+// compiler embeds in each model, and the files that hold arrays (.npy,
+// .npz, .safetensors). Models run on the CPU, or on an NVIDIA GPU through
+// the CUDA driver API, loaded with dlopen so that every program also runs
+// on machines without a GPU or a driver.
 //
 // Conventions:
 //  - Every fallible function returns an mlxrt_status and, when it is not
 //    MLXRT_OK, fills the caller's mlxrt_error (which may be NULL) with one
-//    line of text. The library never prints; only mlxrt_main does.
+//    line of text. The library never prints and never reads the
+//    environment; the command line of executables (libmlxrt_main.a, over
+//    mlxrt_api.h) does both.
 //  - The library has no global mutable state that a second device or a
 //    second program in one process would notice. The exceptions serve the
 //    compiled code's fixed ABI (mlxrt_abi.h, private), which passes no
 //    handle: the loaded CUDA driver (process-wide, set once), the list of
-//    the executable's kernel modules, and, during mlxrt_device_run, a
-//    thread-local pointer to the running device. A device is used by one
-//    thread at a time.
+//    the program's kernel modules, and, during a call, a thread-local
+//    pointer to the running device. An instance is used by one thread at a
+//    time.
 //  - Host byte order is little-endian (checked at compile time), as in every
 //    file format read here.
 //
@@ -210,93 +211,15 @@ mlxrt_status mlxrt_npy_save(const char *path, const mlxrt_tensor *t,
 // Devices
 //===----------------------------------------------------------------------===//
 
-/// The compiled program's entry point: one pointer per tensor, inputs first,
-/// then outputs.
-typedef void (*mlxrt_entry_fn)(void **args);
-
 typedef enum mlxrt_device_kind {
   MLXRT_DEVICE_CPU,
   MLXRT_DEVICE_CUDA,
 } mlxrt_device_kind;
 
-/// An opaque handle on one device and everything the runtime keeps for it.
-typedef struct mlxrt_device mlxrt_device;
-
-/// Returns 1 if a CUDA device can be used; else 0 and a reason in `reason`
-/// (e.g. why libcuda.so.1 did not load). The driver is libcuda.so.1, or the
-/// library that the environment variable MLXRT_LIBCUDA names.
-int mlxrt_cuda_available(char *reason, size_t size);
-
-/// The number of CUDA devices; 0 with a reason as in mlxrt_cuda_available.
-int mlxrt_cuda_device_count(char *reason, size_t size);
-
-/// The name the driver gives CUDA device `ordinal` ("NVIDIA H200").
-mlxrt_status mlxrt_cuda_device_name(int ordinal, char *name, size_t size,
-                                    mlxrt_error *err);
-
 /// Parses a device name, "cpu", "cuda" (device 0) or "cuda:N", without
 /// opening anything; an unknown name is MLXRT_ERROR_INVALID_ARGUMENT.
 mlxrt_status mlxrt_device_parse_name(const char *name, mlxrt_device_kind *kind,
                                      int *ordinal, mlxrt_error *err);
-
-/// Opens a device by name (see mlxrt_device_parse_name; NULL is the CPU).
-///
-/// A CUDA device keeps the GPU's primary context, one stream and the memory
-/// it hands out. Its buffers are unified (CUDA managed) memory when the GPU
-/// has concurrent managed access; otherwise, or when the environment
-/// variable MLXRT_NO_UNIFIED=1 is set, a buffer is host memory with a device
-/// copy that mlxrt_device_run keeps in step.
-mlxrt_status mlxrt_device_open(const char *name, mlxrt_device **out,
-                               mlxrt_error *err);
-void mlxrt_device_close(mlxrt_device *dev);
-mlxrt_device_kind mlxrt_device_get_kind(const mlxrt_device *dev);
-/// A human-readable description ("cpu", "cuda:0 (NVIDIA H200)").
-const char *mlxrt_device_description(const mlxrt_device *dev);
-
-/// A buffer for an input or output of a program, 64-byte aligned, that the
-/// host reads and writes directly (before and after mlxrt_device_run).
-mlxrt_status mlxrt_device_alloc(mlxrt_device *dev, size_t nbytes, void **out,
-                                mlxrt_error *err);
-void mlxrt_device_free(mlxrt_device *dev, void *p);
-
-/// Runs `entry` once on `args` (num_inputs inputs, then num_outputs outputs,
-/// each from mlxrt_device_alloc on `dev`) and waits for it; afterwards the
-/// host sees the outputs. *elapsed_ms (if not NULL) receives the time the
-/// program took as the device measures it (CUDA events on a GPU; the
-/// transfers of the buffers before and after are not counted).
-///
-/// On a CUDA device `entry` must be the program's CUDA variant; a failure of
-/// the driver inside it (a kernel that does not load or launch, memory that
-/// runs out) is returned here with the call, the kernel and the CUDA error.
-mlxrt_status mlxrt_device_run(mlxrt_device *dev, mlxrt_entry_fn entry,
-                              void **args, size_t num_inputs,
-                              size_t num_outputs, double *elapsed_ms,
-                              mlxrt_error *err);
-
-//===----------------------------------------------------------------------===//
-// Command line
-//===----------------------------------------------------------------------===//
-
-/// A program as the command line sees it.
-typedef struct mlxrt_program {
-  const char *signature;
-  mlxrt_entry_fn entry; ///< The CPU variant.
-  /// The CUDA variant, or NULL when the program was compiled for the CPU
-  /// only.
-  mlxrt_entry_fn entry_cuda;
-} mlxrt_program;
-
-/// The executable's whole command line (see --help) for `program`; prints to
-/// `out` and `errs`, returns the exit code: 0, 1 (runtime error) or 2 (usage).
-int mlxrt_cli_run(const mlxrt_program *program, int argc, char **argv,
-                  FILE *out, FILE *errs);
-
-/// mlxrt_cli_run for the program that mlxc linked into this executable
-/// (mlxc_program_signature, mlxc_program_entry and, when the executable has
-/// one, mlxc_program_entry_cuda), on stdout and stderr. In the static
-/// library only: libmlxrt.so serves processes that load their models
-/// through mlxrt_api.h.
-int mlxrt_main(int argc, char **argv);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -57,7 +57,8 @@ typedef enum mlxrt_memory_mode {
 
 typedef enum mlxrt_trace_kind {
   MLXRT_TRACE_INPUTS_PLACED,  ///< ms: moving a call's inputs to the device.
-  MLXRT_TRACE_PROGRAM,        ///< ms: the program itself (device events).
+  MLXRT_TRACE_PROGRAM,        ///< ms: the program itself (device events on
+                              ///< a GPU, the wall clock on the CPU).
   MLXRT_TRACE_OUTPUTS_PLACED, ///< ms: making outputs readable by the host.
   MLXRT_TRACE_NOTE,           ///< text: e.g. why "auto" chose the CPU.
   MLXRT_TRACE_TO_DEVICE,      ///< bytes: an array copied to the device.
@@ -98,6 +99,16 @@ void mlxrt_instance_options_init(mlxrt_instance_options *options);
 /// Opens the device the options name (options may be NULL: the defaults).
 mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
                                    mlxrt_instance **out, mlxrt_error *err);
+/// The CUDA devices that the options' driver (options->libcuda; options may
+/// be NULL) sees: their number, or 0 with the reason in `reason` (e.g. why
+/// libcuda.so.1 did not load). Opens no device.
+int mlxrt_cuda_device_count(const mlxrt_instance_options *options, char *reason,
+                            size_t size);
+/// The name the driver gives CUDA device `ordinal` ("NVIDIA H200").
+mlxrt_status mlxrt_cuda_device_name(const mlxrt_instance_options *options,
+                                    int ordinal, char *name, size_t size,
+                                    mlxrt_error *err);
+
 /// Drops the caller's handle; the device closes when no model or array of
 /// the instance remains.
 void mlxrt_instance_destroy(mlxrt_instance *instance);
@@ -108,6 +119,18 @@ const char *mlxrt_instance_device_name(const mlxrt_instance *instance);
 //===----------------------------------------------------------------------===//
 // Models
 //===----------------------------------------------------------------------===//
+
+/// What a linked model is, read without opening it or any device.
+typedef struct mlxrt_model_info {
+  const char *name;      ///< mlxc --name.
+  const char *signature; ///< Its text, for mlxrt_signature_parse.
+  int has_cuda;          ///< Compiled with --target=cuda.
+} mlxrt_model_info;
+
+/// Fills *info from a linked model's descriptor; MLXRT_ERROR_FORMAT for a
+/// model compiled for another runtime ABI.
+mlxrt_status mlxrt_model_describe(const struct mlxrt_model_abi *linked,
+                                  mlxrt_model_info *info, mlxrt_error *err);
 
 /// Opens a model linked into the program: mlxc --emit=lib (or obj) --name=NAME
 /// declares `mlxc_NAME_model` in its header; pass its address, or write
@@ -161,6 +184,13 @@ mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
 /// "FILE.safetensors:TENSOR", with the dtype and shape the file gives.
 mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
                               mlxrt_array **out, mlxrt_error *err);
+/// A new array for input k of the model, read from "FILE.npy",
+/// "FILE.npz[:ENTRY]" or "FILE.safetensors[:TENSOR]" (ENTRY and TENSOR
+/// default to the input's name), which must hold the input's dtype and
+/// shape; float32 data for a bfloat16 input is rounded to nearest even.
+mlxrt_status mlxrt_model_load_input(mlxrt_model *model, size_t k,
+                                    const char *spec, mlxrt_array **out,
+                                    mlxrt_error *err);
 void mlxrt_array_retain(mlxrt_array *array);
 void mlxrt_array_release(mlxrt_array *array);
 
@@ -172,6 +202,20 @@ mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
 /// Overwrites the array from host memory: `nbytes` must be its size.
 mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
                                size_t nbytes, mlxrt_error *err);
+typedef enum mlxrt_access {
+  MLXRT_ACCESS_READ = 1,
+  MLXRT_ACCESS_WRITE = 2,
+  MLXRT_ACCESS_READ_WRITE = 3,
+} mlxrt_access;
+
+/// The array's bytes in host memory, without a copy: with unified memory
+/// its own pages (moved to the host), in copy mode its host copy (made
+/// current). With write access the host may change them until the next
+/// call that takes the array, which then moves them to the device. The
+/// pointer is valid until the array is released or donated to a call.
+mlxrt_status mlxrt_array_map(mlxrt_array *array, mlxrt_access access,
+                             void **data, mlxrt_error *err);
+
 /// Writes the array to a .npy file (completely or not at all).
 mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
                               mlxrt_error *err);
@@ -184,6 +228,27 @@ mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
 mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
                                    mlxrt_array **inputs, size_t num_inputs,
                                    size_t *num_bound, mlxrt_error *err);
+
+/// .npy files written as one, as a program's outputs are: opening them
+/// creates a new temporary file beside each path that is (or will be) a
+/// regular file, so that a path that cannot be written fails before any
+/// computation. Saving writes arrays[k] to paths[k]: every temporary is
+/// complete before any is renamed over its path (through a symbolic link,
+/// over the link's target) and before anything is written to a path that
+/// is not a regular file (/dev/null, a FIFO: written in place), so that a
+/// failure (a full disk) leaves every old file as it was. Two paths that
+/// name one file are MLXRT_ERROR_INVALID_ARGUMENT. On failure *failed (may
+/// be NULL) is the index of the path at fault.
+typedef struct mlxrt_npy_files mlxrt_npy_files;
+mlxrt_status mlxrt_npy_files_open(const char *const *paths, size_t n,
+                                  mlxrt_npy_files **out, size_t *failed,
+                                  mlxrt_error *err);
+/// `n` must be the number of paths; arrays are read as mlxrt_array_map.
+mlxrt_status mlxrt_npy_files_save(mlxrt_npy_files *files,
+                                  mlxrt_array *const *arrays, size_t n,
+                                  size_t *failed, mlxrt_error *err);
+/// Removes the temporaries not renamed into place (never anything else).
+void mlxrt_npy_files_close(mlxrt_npy_files *files);
 
 //===----------------------------------------------------------------------===//
 // Calls
@@ -211,6 +276,22 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
 mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
                               size_t num_inputs, mlxrt_array **outputs,
                               size_t num_outputs, mlxrt_error *err);
+
+//===----------------------------------------------------------------------===//
+// Command line (libmlxrt_main.a)
+//===----------------------------------------------------------------------===//
+
+/// The command line of an executable mlxc builds (see its --help), for the
+/// model `linked`, written over this API: prints to `out` and `errs`, reads
+/// the settings of MLXRT_NO_UNIFIED, MLXRT_NO_GRAPH, MLXRT_LIBCUDA,
+/// MLXRT_LIBCUBLASLT, CUDA_HOME and MLXRT_TRACE from the environment, and
+/// returns the exit code: 0, 1 (runtime error) or 2 (usage).
+int mlxrt_cli_run(const struct mlxrt_model_abi *linked, int argc, char **argv,
+                  FILE *out, FILE *errs);
+
+/// mlxrt_cli_run for the model mlxc linked into this executable
+/// (mlxc_program_model), on stdout and stderr.
+int mlxrt_main(int argc, char **argv);
 
 #ifdef __cplusplus
 } // extern "C"

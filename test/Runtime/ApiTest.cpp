@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 #include "runtime/mlxrt_api.h"
@@ -368,7 +369,7 @@ TEST(Api, AutoFallsBackToTheCpuAndSaysWhy) {
   mlxrt_instance_options_init(&opts);
   EXPECT_STREQ(opts.device, "auto");
   // The driver is process-wide: once a real one is loaded, it stays.
-  if (mlxrt_cuda_available(nullptr, 0))
+  if (envCudaAvailable(nullptr, 0))
     GTEST_SKIP() << "a CUDA driver is loaded";
   opts.libcuda = "/no/such/libcuda.so";
   opts.trace = recordNote;
@@ -386,6 +387,179 @@ TEST(Api, AutoFallsBackToTheCpuAndSaysWhy) {
   EXPECT_EQ(mlxrt_instance_create(&opts, &inst, &err),
             MLXRT_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(err.message, "unknown device 'tpu'")) << err.message;
+}
+
+TEST(Api, DescribesALinkedModelWithoutOpeningIt) {
+  mlxrt_model_info info;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_describe(&AddModel, &info, &err), MLXRT_OK);
+  EXPECT_STREQ(info.name, "add");
+  EXPECT_EQ(info.signature, AddModel.signature);
+  EXPECT_EQ(info.has_cuda, 0);
+  mlxrt_model_abi withCuda = AddModel;
+  withCuda.entry_cuda = addEntry;
+  ASSERT_EQ(mlxrt_model_describe(&withCuda, &info, &err), MLXRT_OK);
+  EXPECT_EQ(info.has_cuda, 1);
+  withCuda.abi_version = MLXRT_ABI_VERSION + 1;
+  EXPECT_EQ(mlxrt_model_describe(&withCuda, &info, &err), MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "recompile it")) << err.message;
+  EXPECT_EQ(info.name, nullptr);
+  EXPECT_EQ(mlxrt_model_describe(nullptr, &info, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+}
+
+/// y = 2 x (bfloat16 [3]).
+void doubleEntry(void **args) {
+  const uint16_t *x = static_cast<const uint16_t *>(args[0]);
+  uint16_t *y = static_cast<uint16_t *>(args[1]);
+  for (int i = 0; i < 3; ++i)
+    y[i] = mlxrt_float_to_bfloat16(2 * mlxrt_bfloat16_to_float(x[i]));
+}
+
+const mlxrt_model_abi DoubleModel = {MLXRT_ABI_VERSION,
+                                     0,
+                                     "twice",
+                                     "entry twice\n"
+                                     "input x bfloat16 3\n"
+                                     "output y bfloat16 3\n",
+                                     doubleEntry,
+                                     nullptr};
+
+TEST(Api, LoadsAnInputOfTheModelsTypeFromAFile) {
+  TempDir dir;
+  Cpu cpu;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_model_open(cpu.inst, &DoubleModel, &m, &err), MLXRT_OK);
+  // float32 data for a bfloat16 input is rounded, as executables do.
+  std::string f32 = dir.write(
+      "x.npy", npyFile(npyDict("<f4", "(3,)"),
+                       bytesOf(std::vector<float>{1.0f, -2.5f, 3.0f})));
+  mlxrt_array *x = nullptr;
+  ASSERT_EQ(mlxrt_model_load_input(m, 0, f32.c_str(), &x, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(mlxrt_array_type(x)->dtype, MLXRT_DTYPE_BFLOAT16);
+  mlxrt_array *y = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  uint16_t got[3];
+  ASSERT_EQ(mlxrt_array_read(y, got, sizeof(got), &err), MLXRT_OK);
+  EXPECT_EQ(mlxrt_bfloat16_to_float(got[0]), 2.0f);
+  EXPECT_EQ(mlxrt_bfloat16_to_float(got[1]), -5.0f);
+  EXPECT_EQ(mlxrt_bfloat16_to_float(got[2]), 6.0f);
+  // The entry of an archive defaults to the input's name.
+  std::string npz = dir.write(
+      "w.npz",
+      zipFile({{"x.npy", npyFile(npyDict("<f4", "(3,)"),
+                                 bytesOf(std::vector<float>{4, 5, 6}))}}));
+  mlxrt_array *fromNpz = nullptr;
+  ASSERT_EQ(mlxrt_model_load_input(m, 0, npz.c_str(), &fromNpz, &err), MLXRT_OK)
+      << err.message;
+  mlxrt_array_release(fromNpz);
+  // The wrong shape, a missing file, no such input: errors, no array.
+  std::string wrong =
+      dir.write("w.npy", npyFile(npyDict("<f4", "(4,)"),
+                                 bytesOf(std::vector<float>{1, 2, 3, 4})));
+  mlxrt_array *none = nullptr;
+  EXPECT_EQ(mlxrt_model_load_input(m, 0, wrong.c_str(), &none, &err),
+            MLXRT_ERROR_MISMATCH);
+  EXPECT_TRUE(contains(err.message, "input 'x': ")) << err.message;
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(
+      mlxrt_model_load_input(m, 0, dir.file("no.npy").c_str(), &none, &err),
+      MLXRT_ERROR_IO);
+  EXPECT_EQ(mlxrt_model_load_input(m, 1, f32.c_str(), &none, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "there is no input 1")) << err.message;
+  EXPECT_EQ(none, nullptr);
+  mlxrt_array_release(y);
+  mlxrt_array_release(x);
+  mlxrt_model_close(m);
+}
+
+double ProgramMs = -1;
+void recordProgram(void *user, const mlxrt_trace_event *event) {
+  (void)user;
+  if (event->kind == MLXRT_TRACE_PROGRAM)
+    ProgramMs = event->ms;
+}
+
+TEST(Api, MappedArraysAreWrittenInPlaceAndCallsAreTimed) {
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cpu";
+  opts.trace = recordProgram;
+  mlxrt_instance *inst;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK);
+  mlxrt_model *m;
+  ASSERT_EQ(mlxrt_model_open(inst, &AddModel, &m, &err), MLXRT_OK);
+  mlxrt_array *in[2] = {array(inst, {1, 2, 3, 4}, {4}),
+                        array(inst, {0, 0, 0, 0}, {4})};
+  void *data = nullptr;
+  ASSERT_EQ(mlxrt_array_map(in[1], MLXRT_ACCESS_WRITE, &data, &err), MLXRT_OK);
+  static_cast<float *>(data)[2] = 10;
+  mlxrt_array *out = nullptr;
+  ProgramMs = -1;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK);
+  EXPECT_GE(ProgramMs, 0.0); // The CPU's calls are timed too.
+  ASSERT_EQ(mlxrt_array_map(out, MLXRT_ACCESS_READ, &data, &err), MLXRT_OK);
+  const float *y = static_cast<const float *>(data);
+  EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{1, 2, 13, 4}));
+  EXPECT_EQ(mlxrt_array_map(out, static_cast<mlxrt_access>(0), &data, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(data, nullptr);
+  EXPECT_EQ(mlxrt_array_map(out, static_cast<mlxrt_access>(4), &data, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  mlxrt_array_release(out);
+  mlxrt_array_release(in[0]);
+  mlxrt_array_release(in[1]);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+TEST(Api, SavesOutputsCompletelyOrNotAtAll) {
+  TempDir dir;
+  Cpu cpu;
+  mlxrt_array *a[2] = {array(cpu.inst, {1, 2}, {2}), array(cpu.inst, {3}, {1})};
+  std::string p0 = dir.file("a.npy"), p1 = dir.file("b.npy");
+  const char *paths[2] = {p0.c_str(), p1.c_str()};
+  mlxrt_npy_files *files = nullptr;
+  size_t failed = 9;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_npy_files_open(paths, 2, &files, &failed, &err), MLXRT_OK)
+      << err.message;
+  ASSERT_EQ(mlxrt_npy_files_save(files, a, 2, &failed, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(mlxrt_npy_files_save(files, a, 2, &failed, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT); // Saved once.
+  mlxrt_npy_files_close(files);
+  EXPECT_EQ(ReadTensor(p0).values<float>(), (std::vector<float>{1, 2}));
+  EXPECT_EQ(ReadTensor(p1).values<float>(), (std::vector<float>{3}));
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.npy", "b.npy"}));
+
+  // One file twice, or under two names: an error, at the second path.
+  std::string again = dir.path() + "/./a.npy";
+  const char *twice[2] = {p0.c_str(), again.c_str()};
+  EXPECT_EQ(mlxrt_npy_files_open(twice, 2, &files, &failed, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(failed, 1u);
+  EXPECT_TRUE(contains(err.message, "are the same file")) << err.message;
+  // A path that cannot be written fails at opening, leaving nothing behind.
+  std::string nowhere = dir.file("no/such/dir/c.npy");
+  const char *bad[2] = {p0.c_str(), nowhere.c_str()};
+  EXPECT_EQ(mlxrt_npy_files_open(bad, 2, &files, &failed, &err),
+            MLXRT_ERROR_IO);
+  EXPECT_EQ(failed, 1u);
+  EXPECT_EQ(files, nullptr);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.npy", "b.npy"}));
+  // Closed unsaved, the old files stay as they were.
+  mlxrt_array *c[2] = {array(cpu.inst, {7, 7}, {2}), array(cpu.inst, {7}, {1})};
+  ASSERT_EQ(mlxrt_npy_files_open(paths, 2, &files, &failed, &err), MLXRT_OK);
+  mlxrt_npy_files_close(files);
+  EXPECT_EQ(ReadTensor(p0).values<float>(), (std::vector<float>{1, 2}));
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.npy", "b.npy"}));
+  for (mlxrt_array *x : {a[0], a[1], c[0], c[1]})
+    mlxrt_array_release(x);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 #include <fcntl.h>
@@ -33,14 +34,11 @@ const char AddSignature[] = "entry add\n"
                             "output out0 float32 4\n";
 } // namespace
 
-// The program a real executable gets from mlxc, for mlxrt_main.
+// The model a real executable gets from mlxc, for mlxrt_main.
 extern "C" {
-extern const char mlxc_program_signature[];
-const char mlxc_program_signature[] = "entry add\n"
-                                      "input a float32 4\n"
-                                      "input b float32 4\n"
-                                      "output out0 float32 4\n";
-void mlxc_program_entry(void **args) { addEntry(args); }
+extern const mlxrt_model_abi mlxc_program_model;
+const mlxrt_model_abi mlxc_program_model = {
+    MLXRT_ABI_VERSION, 0, "program", AddSignature, addEntry, nullptr};
 
 // Huge allocations in the out-of-memory tests must fail, not abort, under
 // AddressSanitizer.
@@ -49,14 +47,16 @@ const char *__asan_default_options() { return "allocator_may_return_null=1"; }
 
 namespace {
 
-const mlxrt_program Add = {AddSignature, addEntry, nullptr};
+const mlxrt_model_abi Add = {MLXRT_ABI_VERSION, 0,        "add",
+                             AddSignature,      addEntry, nullptr};
 /// The same with a "CUDA variant"; it must not run unless a GPU is there.
-const mlxrt_program AddCuda = {AddSignature, addEntry, addEntry};
+const mlxrt_model_abi AddCuda = {MLXRT_ABI_VERSION, 0,        "add",
+                                 AddSignature,      addEntry, addEntry};
 
 const char NoCudaCode[] = "this program was compiled without CUDA code; "
                           "recompile with mlxc --target=cuda";
 
-bool cudaPresent() { return mlxrt_cuda_available(nullptr, 0) != 0; }
+bool cudaPresent() { return envCudaAvailable(nullptr, 0) != 0; }
 
 /// Doubles a bfloat16 input into several outputs of other dtypes.
 void manyEntry(void **args) {
@@ -77,14 +77,18 @@ void manyEntry(void **args) {
   *c = 0.5;
 }
 
-const mlxrt_program Many = {"entry many\n"
-                            "input x bfloat16 3\n"
-                            "output s float32 3\n"
-                            "output h bfloat16 3\n"
-                            "output flag bool 3\n"
-                            "output n int64 10\n"
-                            "output c float64 scalar\n",
-                            manyEntry, nullptr};
+const mlxrt_model_abi Many = {MLXRT_ABI_VERSION,
+                              0,
+                              "many",
+                              "entry many\n"
+                              "input x bfloat16 3\n"
+                              "output s float32 3\n"
+                              "output h bfloat16 3\n"
+                              "output flag bool 3\n"
+                              "output n int64 10\n"
+                              "output c float64 scalar\n",
+                              manyEntry,
+                              nullptr};
 
 void noEntry(void **) { ADD_FAILURE() << "must not run"; }
 
@@ -104,7 +108,8 @@ std::string slurp(FILE *f) {
   return s;
 }
 
-CliResult runCli(const mlxrt_program &program, std::vector<std::string> args) {
+CliResult runCli(const mlxrt_model_abi &program,
+                 std::vector<std::string> args) {
   args.insert(args.begin(), "./model");
   std::vector<char *> argv;
   for (std::string &a : args)
@@ -169,7 +174,7 @@ TEST_F(Cli, DefaultDeviceFallsBackToTheCpuWithANote) {
   if (cudaPresent())
     return;
   char reason[512];
-  mlxrt_cuda_available(reason, sizeof(reason));
+  envCudaAvailable(reason, sizeof(reason));
   r = runCli(AddCuda, {"--input", A, "--input", B});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.err, std::string("note: no CUDA device (") + reason +
@@ -194,7 +199,7 @@ TEST_F(Cli, ExplicitCudaFails) {
   EXPECT_EQ(AddCalls, 0);
   // With CUDA code but no GPU: the reason.
   char reason[512];
-  if (mlxrt_cuda_available(reason, sizeof(reason)))
+  if (envCudaAvailable(reason, sizeof(reason)))
     return;
   for (const char *dev : {"--device=cuda", "--device=cuda:1"}) {
     r = runCli(AddCuda, {"--input", A, "--input", B, dev});
@@ -355,7 +360,7 @@ TEST_F(Cli, Help) {
   r = runCli(AddCuda, {"--help"});
   EXPECT_EQ(r.rc, 0);
   char reason[512];
-  if (mlxrt_cuda_available(reason, sizeof(reason)))
+  if (envCudaAvailable(reason, sizeof(reason)))
     EXPECT_TRUE(contains(r.out, "devices:\n  cpu\n  cuda:0   ")) << r.out;
   else
     EXPECT_TRUE(contains(r.out, std::string("devices:\n  cpu\n  cuda    (not "
@@ -385,7 +390,9 @@ TEST_F(Cli, Version) {
                        "code)\n");
   EXPECT_EQ(AddCalls, 0);
   // A broken signature does not hide the runtime's version.
-  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry, nullptr};
+  mlxrt_model_abi bad = {
+      MLXRT_ABI_VERSION, 0,      "f", "entry f\ninput x float32 4,\n",
+      noEntry,           nullptr};
   r = runCli(bad, {"--version"});
   EXPECT_EQ(r.rc, 0);
   EXPECT_EQ(r.out, std::string("mlxrt ") + MLXRT_EXPECTED_VERSION + "\n");
@@ -711,8 +718,12 @@ TEST_F(Cli, Repeat) {
 }
 
 TEST_F(Cli, OutOfMemory) {
-  mlxrt_program big = {"entry big\noutput huge float32 1125899906842624\n",
-                       noEntry, nullptr};
+  mlxrt_model_abi big = {MLXRT_ABI_VERSION,
+                         0,
+                         "big",
+                         "entry big\noutput huge float32 1125899906842624\n",
+                         noEntry,
+                         nullptr};
   CliResult r = runCli(big, {"--device=cpu"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.err, "error: output 'huge': out of memory: cannot allocate "
@@ -720,7 +731,9 @@ TEST_F(Cli, OutOfMemory) {
 }
 
 TEST_F(Cli, MalformedSignature) {
-  mlxrt_program bad = {"entry f\ninput x float32 4,\n", noEntry, nullptr};
+  mlxrt_model_abi bad = {
+      MLXRT_ABI_VERSION, 0,      "f", "entry f\ninput x float32 4,\n",
+      noEntry,           nullptr};
   CliResult r = runCli(bad, {"--help"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.err, "error: internal error: malformed program signature: line "

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 extern "C" {
@@ -49,7 +50,7 @@ TEST(CublasLt, MissingLibraryIsExplained) {
   char reason[1024] = "";
   {
     ScopedEnv env("MLXRT_LIBCUBLASLT", "/no/such/libcublasLt.so.13");
-    if (mlxrt_cublaslt_load(reason, sizeof(reason)))
+    if (envCublasltLoad(reason, sizeof(reason)))
       GTEST_SKIP() << "libcublasLt is loaded already";
     EXPECT_TRUE(contains(reason, "/no/such/libcublasLt.so.13: cannot open "
                                  "shared object file"))
@@ -57,7 +58,7 @@ TEST(CublasLt, MissingLibraryIsExplained) {
   }
   {
     ScopedEnv env("MLXRT_LIBCUBLASLT", "libz.so.1");
-    EXPECT_EQ(mlxrt_cublaslt_load(reason, sizeof(reason)), nullptr);
+    EXPECT_EQ(envCublasltLoad(reason, sizeof(reason)), nullptr);
     EXPECT_STREQ(reason, "libz.so.1 has no cublasLtCreate");
   }
 }
@@ -66,14 +67,13 @@ TEST(CublasLt, LoadsTheToolkitLibrary) {
   // Every entry point the runtime declares must exist under that name.
   const char *toolkit = "/usr/local/cuda/lib64/libcublasLt.so.13";
   char reason[1024] = "";
-  const struct mlxrt_cublaslt *lib =
-      mlxrt_cublaslt_load(reason, sizeof(reason));
+  const struct mlxrt_cublaslt *lib = envCublasltLoad(reason, sizeof(reason));
   if (!lib && access(toolkit, R_OK) != 0)
     GTEST_SKIP() << "no libcublasLt here: " << reason;
   EXPECT_NE(lib, nullptr) << reason;
   // Loaded once, the same library is returned, whatever the environment.
   ScopedEnv env("MLXRT_LIBCUBLASLT", "/no/such/lib.so");
-  EXPECT_EQ(mlxrt_cublaslt_load(nullptr, 0), lib);
+  EXPECT_EQ(envCublasltLoad(nullptr, 0), lib);
 }
 
 //===----------------------------------------------------------------------===//
@@ -401,21 +401,6 @@ TEST(CudaAbi, LibraryCallsWithoutADeviceDoNothing) {
   ASSERT_NE(module, nullptr);
   EXPECT_EQ(mgpuModuleGetFunction(module, "k"), nullptr);
   mgpuModuleUnload(module);
-}
-
-TEST(CudaGraphs, DisabledByEnvironment) {
-  {
-    ScopedEnv env("MLXRT_NO_GRAPH", "1");
-    EXPECT_TRUE(mlxrt_cuda_graphs_disabled());
-  }
-  {
-    ScopedEnv env("MLXRT_NO_GRAPH", "0");
-    EXPECT_FALSE(mlxrt_cuda_graphs_disabled());
-  }
-  {
-    ScopedEnv env("MLXRT_NO_GRAPH", "");
-    EXPECT_FALSE(mlxrt_cuda_graphs_disabled());
-  }
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 extern "C" {
@@ -49,16 +50,16 @@ private:
 
 TEST(CudaDriver, LibraryThatIsNoDriver) {
   char reason[512] = "";
-  if (mlxrt_cuda_available(reason, sizeof(reason)))
+  if (envCudaAvailable(reason, sizeof(reason)))
     GTEST_SKIP() << "a CUDA driver is loaded already";
   {
     ScopedEnv env("MLXRT_LIBCUDA", "libz.so.1");
-    EXPECT_EQ(mlxrt_cuda_available(reason, sizeof(reason)), 0);
+    EXPECT_EQ(envCudaAvailable(reason, sizeof(reason)), 0);
     EXPECT_STREQ(reason, "libz.so.1 has no cuInit (the driver is too old)");
   }
   {
     ScopedEnv env("MLXRT_LIBCUDA", "/no/such/libcuda.so");
-    EXPECT_EQ(mlxrt_cuda_available(reason, sizeof(reason)), 0);
+    EXPECT_EQ(envCudaAvailable(reason, sizeof(reason)), 0);
     EXPECT_TRUE(contains(reason, "/no/such/libcuda.so: cannot open shared "
                                  "object file"))
         << reason;
@@ -69,15 +70,15 @@ TEST(CudaDriver, StubLibraryFailsInit) {
   // The toolkit's stub exports every entry point; its cuInit fails.
   const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
   char reason[512] = "";
-  if (access(stub, R_OK) != 0 || mlxrt_cuda_available(reason, sizeof(reason)))
+  if (access(stub, R_OK) != 0 || envCudaAvailable(reason, sizeof(reason)))
     GTEST_SKIP() << "no CUDA stub library, or a real driver";
   ScopedEnv env("MLXRT_LIBCUDA", stub);
-  EXPECT_EQ(mlxrt_cuda_available(reason, sizeof(reason)), 0);
+  EXPECT_EQ(envCudaAvailable(reason, sizeof(reason)), 0);
   EXPECT_TRUE(contains(reason, "cuInit failed: CUDA_ERROR_STUB_LIBRARY"))
       << reason;
   mlxrt_device *dev = nullptr;
   mlxrt_error err;
-  EXPECT_EQ(mlxrt_device_open("cuda", &dev, &err), MLXRT_ERROR_DEVICE);
+  EXPECT_EQ(envDeviceOpen("cuda", &dev, &err), MLXRT_ERROR_DEVICE);
   EXPECT_EQ(std::string(err.message), std::string("no CUDA device: ") + reason);
 }
 
@@ -223,12 +224,12 @@ class Cuda : public ::testing::TestWithParam<bool> {
 protected:
   void SetUp() override {
     char reason[512];
-    if (!mlxrt_cuda_available(reason, sizeof(reason)))
+    if (!envCudaAvailable(reason, sizeof(reason)))
       GTEST_SKIP() << "no CUDA device: " << reason;
     if (GetParam())
       setenv("MLXRT_NO_UNIFIED", "1", 1);
     mlxrt_error err;
-    mlxrt_status st = mlxrt_device_open("cuda", &Dev, &err);
+    mlxrt_status st = envDeviceOpen("cuda", &Dev, &err);
     unsetenv("MLXRT_NO_UNIFIED");
     ASSERT_EQ(st, MLXRT_OK) << err.message;
     P = Program();
@@ -268,13 +269,13 @@ TEST_P(Cuda, Describes) {
   EXPECT_EQ(mlxrt_device_get_kind(Dev), MLXRT_DEVICE_CUDA);
   char name[128];
   mlxrt_error err;
-  ASSERT_EQ(mlxrt_cuda_device_name(0, name, sizeof(name), &err), MLXRT_OK);
+  ASSERT_EQ(envCudaDeviceName(0, name, sizeof(name), &err), MLXRT_OK);
   EXPECT_EQ(std::string(mlxrt_device_description(Dev)),
             std::string("cuda:0 (") + name + ")");
-  int count = mlxrt_cuda_device_count(nullptr, 0);
+  int count = envCudaDeviceCount(nullptr, 0);
   EXPECT_GE(count, 1);
   mlxrt_device *none = nullptr;
-  EXPECT_EQ(mlxrt_device_open("cuda:999", &none, &err), MLXRT_ERROR_DEVICE);
+  EXPECT_EQ(envDeviceOpen("cuda:999", &none, &err), MLXRT_ERROR_DEVICE);
   EXPECT_TRUE(contains(err.message, "no CUDA device: cuda:999 does not exist"))
       << err.message;
   EXPECT_EQ(reinterpret_cast<uintptr_t>(In) % 64, 0u);
@@ -477,7 +478,7 @@ TEST_P(Cuda, GraphsOffByEnvironment) {
   if (GetParam())
     setenv("MLXRT_NO_UNIFIED", "1", 1);
   mlxrt_error err;
-  mlxrt_status st = mlxrt_device_open("cuda", &Dev, &err);
+  mlxrt_status st = envDeviceOpen("cuda", &Dev, &err);
   unsetenv("MLXRT_NO_GRAPH");
   unsetenv("MLXRT_NO_UNIFIED");
   ASSERT_EQ(st, MLXRT_OK) << err.message;
@@ -585,7 +586,7 @@ void checkProduct(Cuda *test, mlxrt_device *dev, void *in, void *out,
 
 TEST_P(Cuda, MatmulThroughCublasLt) {
   char reason[1024];
-  if (!mlxrt_cublaslt_load(reason, sizeof(reason)))
+  if (!envCublasltLoad(reason, sizeof(reason)))
     GTEST_SKIP() << "no libcublasLt: " << reason;
   Q = Product();
   checkProduct(this, Dev, In, Out, &Err);
@@ -612,7 +613,7 @@ TEST_P(Cuda, MatmulThroughCublasLt) {
 
 TEST_P(Cuda, MatmulErrorsNameTheProduct) {
   char reason[1024];
-  if (!mlxrt_cublaslt_load(reason, sizeof(reason)))
+  if (!envCublasltLoad(reason, sizeof(reason)))
     GTEST_SKIP() << "no libcublasLt: " << reason;
   Q = Product();
   // C's last element lies past its buffer (Out holds N floats).

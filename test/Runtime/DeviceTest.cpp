@@ -1,5 +1,6 @@
 //===- DeviceTest.cpp - Device selection and the CPU device ----*- C++ -*-===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 using namespace mlxrt_test;
@@ -16,7 +17,7 @@ void scaleByTwo(void **args) {
 TEST(Device, CpuRunsTheEntry) {
   mlxrt_device *dev = nullptr;
   mlxrt_error err;
-  ASSERT_EQ(mlxrt_device_open("cpu", &dev, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(envDeviceOpen("cpu", &dev, &err), MLXRT_OK) << err.message;
   EXPECT_EQ(mlxrt_device_get_kind(dev), MLXRT_DEVICE_CPU);
   EXPECT_STREQ(mlxrt_device_description(dev), "cpu");
   void *in = nullptr, *out = nullptr;
@@ -45,14 +46,14 @@ TEST(Device, CpuRunsTheEntry) {
 
 TEST(Device, NullNameIsTheCpu) {
   mlxrt_device *dev = nullptr;
-  ASSERT_EQ(mlxrt_device_open(nullptr, &dev, nullptr), MLXRT_OK);
+  ASSERT_EQ(envDeviceOpen(nullptr, &dev, nullptr), MLXRT_OK);
   EXPECT_EQ(mlxrt_device_get_kind(dev), MLXRT_DEVICE_CPU);
   mlxrt_device_close(dev);
 }
 
 TEST(Device, AllocationFailureNamesTheBytes) {
   mlxrt_device *dev = nullptr;
-  ASSERT_EQ(mlxrt_device_open("cpu", &dev, nullptr), MLXRT_OK);
+  ASSERT_EQ(envDeviceOpen("cpu", &dev, nullptr), MLXRT_OK);
   void *p = nullptr;
   mlxrt_error err;
   EXPECT_EQ(mlxrt_device_alloc(dev, size_t(1) << 60, &p, &err),
@@ -69,8 +70,7 @@ TEST(Device, BadNames) {
     SCOPED_TRACE(name);
     mlxrt_device *dev = reinterpret_cast<mlxrt_device *>(1);
     mlxrt_error err;
-    EXPECT_EQ(mlxrt_device_open(name, &dev, &err),
-              MLXRT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(envDeviceOpen(name, &dev, &err), MLXRT_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(dev, nullptr);
     EXPECT_EQ(std::string(err.message), std::string("unknown device '") + name +
                                             "' (expected cpu, cuda or cuda:N)");
@@ -100,10 +100,10 @@ TEST(Device, CudaUnavailableSaysWhy) {
   // The CUDA device itself is tested in CudaTest.cpp; here, a machine
   // without one (as CI is).
   char reason[256] = "";
-  if (mlxrt_cuda_available(reason, sizeof(reason)))
+  if (envCudaAvailable(reason, sizeof(reason)))
     GTEST_SKIP() << "a CUDA device is present";
   EXPECT_NE(reason[0], '\0');
-  EXPECT_EQ(mlxrt_cuda_device_count(nullptr, 0), 0);
+  EXPECT_EQ(envCudaDeviceCount(nullptr, 0), 0);
   // Without a driver, dlopen's own words; with one but no GPU, the driver's.
   if (!getenv("MLXRT_LIBCUDA") && contains(reason, "libcuda.so.1")) {
     EXPECT_TRUE(contains(reason, "libcuda.so.1: cannot open shared object "
@@ -111,20 +111,19 @@ TEST(Device, CudaUnavailableSaysWhy) {
         << reason;
   }
   char tiny[8] = "xxxxxxx";
-  mlxrt_cuda_available(tiny, sizeof(tiny));
+  envCudaAvailable(tiny, sizeof(tiny));
   EXPECT_EQ(std::strlen(tiny), 7u);
   for (const char *name : {"cuda", "cuda:0", "cuda:3"}) {
     mlxrt_device *dev = nullptr;
     mlxrt_error err;
-    EXPECT_EQ(mlxrt_device_open(name, &dev, &err), MLXRT_ERROR_DEVICE);
+    EXPECT_EQ(envDeviceOpen(name, &dev, &err), MLXRT_ERROR_DEVICE);
     EXPECT_EQ(dev, nullptr);
     EXPECT_EQ(std::string(err.message),
               std::string("no CUDA device: ") + reason);
   }
   char name[64] = "x";
   mlxrt_error err;
-  EXPECT_EQ(mlxrt_cuda_device_name(0, name, sizeof(name), &err),
-            MLXRT_ERROR_DEVICE);
+  EXPECT_EQ(envCudaDeviceName(0, name, sizeof(name), &err), MLXRT_ERROR_DEVICE);
   EXPECT_STREQ(name, "");
   EXPECT_EQ(std::string(err.message), std::string("no CUDA device: ") + reason);
 }

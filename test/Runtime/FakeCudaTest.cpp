@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestEnv.h"
 #include "TestUtil.h"
 
 #include "runtime/mlxrt_api.h"
@@ -126,7 +127,7 @@ protected:
     if (GetParam())
       setenv("MLXRT_NO_UNIFIED", "1", 1);
     mlxrt_error err;
-    ASSERT_EQ(mlxrt_device_open("cuda", &Dev, &err), MLXRT_OK) << err.message;
+    ASSERT_EQ(envDeviceOpen("cuda", &Dev, &err), MLXRT_OK) << err.message;
     unsetenv("MLXRT_NO_UNIFIED");
     ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &In, &err), MLXRT_OK);
     ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
