@@ -616,8 +616,10 @@ void mlxrt_prefetch(int64_t ptr, int64_t bytes, int32_t placement) {
   int moved = 0;
   switch (placement) {
   case MLXRT_PLACE_STREAM:
-    // Kernels reach it over the interconnect; nothing to wait for.
-    mlxrt_cuda_make_host_resident(dev, a);
+    // Kernels reach it over the interconnect; nothing to wait for. A buffer
+    // used again as it was stays on the device (keepReusedOnDevice).
+    if (!a->keptOnDevice)
+      mlxrt_cuda_make_host_resident(dev, a);
     return;
   case MLXRT_PLACE_DEVICE_DISCARD:
     if (a->kind == MLXRT_CUDA_BUFFER && (CUdeviceptr)ptr == a->ptr &&

@@ -252,6 +252,14 @@ typedef struct mlxrt_cuda_alloc {
   /// (placement MLXRT_PLACE_STREAM): kernels reach it over the
   /// interconnect, nothing migrates.
   bool hostResident;
+  /// Resident runs with unified memory: a streamed buffer that a run found
+  /// untouched by the host since the run before. The program uses it again
+  /// as it was, so it moved to the device once and stays there (placement
+  /// MLXRT_PLACE_STREAM is ignored) until the host writes or reads it.
+  bool keptOnDevice;
+  /// The host wrote or read the buffer since the last resident run that
+  /// took it (`inRun`: some resident run took it).
+  bool hostTouched, inRun;
   /// Graph memory: the id of the graph it belongs to (mlxrt_cuda_graph).
   unsigned graph;
   /// Copy mode, resident runs (the instance API): the host copy has bytes

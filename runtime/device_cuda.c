@@ -198,6 +198,9 @@ static mlxrt_status allocateNew(mlxrt_cuda_device *dev, size_t bytes,
   a->managed = managed;
   a->where = MLXRT_CUDA_ANYWHERE;
   a->hostResident = false;
+  a->keptOnDevice = false;
+  a->hostTouched = false;
+  a->inRun = false;
   a->hostNewer = true;
   a->deviceNewer = false;
   a->graph = 0;
@@ -223,6 +226,7 @@ mlxrt_status mlxrt_cuda_allocate(mlxrt_cuda_device *dev, size_t bytes,
       a->kind = kind;
       a->where = MLXRT_CUDA_ANYWHERE;
       a->hostResident = false;
+      a->keptOnDevice = false;
       *out = a->key;
       return MLXRT_OK;
     }
@@ -465,7 +469,11 @@ int mlxrt_cuda_discard_to_device(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a,
   return 1;
 }
 
-enum { AdvisePreferredLocation = 3, AdviseAccessedBy = 5 };
+enum {
+  AdvisePreferredLocation = 3,
+  AdviseUnsetPreferredLocation = 4,
+  AdviseAccessedBy = 5
+};
 
 static bool advise(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a, int advice,
                    bool host) {
@@ -494,13 +502,6 @@ bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev,
   return a->hostResident;
 }
 
-/// Copy mode: copies the inputs to the device. With unified memory the
-/// compiled program places every buffer itself (mlxrt_prefetch calls that
-/// mlx-memory-placement inserted), so nothing moves here (data a kernel
-/// streams from host memory must not be migrated first), except before a
-/// captured or replayed run, which skips those calls: then the buffers the
-/// program migrates (all but the host-resident ones, which its first run
-/// marked) go to the device here, outputs without their dead contents.
 /// Reports a transfer to the trace callback.
 static void traceTransfer(mlxrt_cuda_device *dev, mlxrt_trace_kind kind,
                           size_t bytes, const char *what) {
@@ -510,6 +511,49 @@ static void traceTransfer(mlxrt_cuda_device *dev, mlxrt_trace_kind kind,
   dev->trace(dev->traceUser, &event);
 }
 
+/// Resident runs with unified memory: a buffer the memory plan streams from
+/// host memory (read or written once by one kernel, so migrating it first
+/// would cost more) that the host did not touch since the run before is
+/// used again as it was: it moves to the device now, once, and stays there
+/// while the host leaves it alone. Run again on the same inputs, a program
+/// then reads device memory rather than host memory over the interconnect
+/// each time.
+static void keepReusedOnDevice(mlxrt_cuda_device *dev, void **args,
+                               size_t numInputs, size_t numArgs) {
+  for (size_t i = 0; i < numArgs && !dev->failed; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    if (!a->hostResident || a->hostTouched || !a->inRun ||
+        !advise(dev, a, AdviseUnsetPreferredLocation, false))
+      continue;
+    a->hostResident = false;
+    a->keptOnDevice = true;
+    // In order: an output that is also an input (in place) was moved as
+    // the input, and is not discarded.
+    char what[64];
+    snprintf(what, sizeof(what), "buffer %zu", i);
+    if (i < numInputs) {
+      if (mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, false, what) > 0)
+        traceTransfer(dev, MLXRT_TRACE_TO_DEVICE, a->bytes, "input used again");
+    } else {
+      mlxrt_cuda_discard_to_device(dev, a, what);
+    }
+  }
+}
+
+/// The host touched a buffer: a buffer kept on the device for reuse goes
+/// back to the plan's placement at the next run.
+static void hostTouched(mlxrt_cuda_alloc *a) {
+  a->hostTouched = true;
+  a->keptOnDevice = false;
+}
+
+/// Copy mode: copies the inputs to the device. With unified memory the
+/// compiled program places every buffer itself (mlxrt_prefetch calls that
+/// mlx-memory-placement inserted), so nothing moves here (data a kernel
+/// streams from host memory must not be migrated first), except before a
+/// captured or replayed run, which skips those calls: then the buffers the
+/// program migrates (all but the host-resident ones, which its first run
+/// marked) go to the device here, outputs without their dead contents.
 static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
                    size_t numArgs, bool graphRun, bool resident) {
   if (dev->unified) {
@@ -599,6 +643,8 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
     dev->allocs[i].where = MLXRT_CUDA_ANYWHERE;
 
   resetFailure(dev);
+  if (resident && dev->unified && dev->concurrentManaged)
+    keepReusedOnDevice(dev, args, numInputs, numArgs);
   mlxrt_cuda_graph_select(dev, entry, programArgs, numArgs);
   double t0 = dev->trace ? mlxrt_now_ms() : 0;
   mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, "", 0};
@@ -640,6 +686,11 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
     if (a->where != MLXRT_CUDA_ON_DEVICE)
       a->where = MLXRT_CUDA_ANYWHERE;
   }
+  for (size_t i = 0; resident && i < numArgs; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    a->hostTouched = false;
+    a->inRun = true;
+  }
   if (dev->trace && !dev->failed) {
     event.kind = MLXRT_TRACE_PROGRAM;
     event.ms = ms;
@@ -679,6 +730,7 @@ static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
   if (!a || a->kind != MLXRT_CUDA_BUFFER)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "not a buffer of %s",
                       dev->base.description);
+  hostTouched(a);
   bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
                            : a->deviceNewer;
   if (!move)
@@ -728,6 +780,7 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "not a buffer of %s of at least %zu bytes",
                       dev->base.description, nbytes);
+  hostTouched(a);
   // Copy mode keeps a host copy: made current once, it serves every read.
   // A large unified array moves to the host once as well.
   if (!dev->unified || a->bytes > MaxCopiedReadBytes) {
@@ -758,6 +811,7 @@ static void cudaHostWrote(mlxrt_device *base, void *p) {
   a->hostNewer = true;
   a->deviceNewer = false;
   a->where = MLXRT_CUDA_ANYWHERE;
+  hostTouched(a);
 }
 
 static void cudaDestroy(mlxrt_device *base) {

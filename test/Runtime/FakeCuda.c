@@ -66,6 +66,8 @@ static struct {
     {"heuristics", 0},         // cublasLtMatmulAlgoGetHeuristic calls
     {"handles", 0},            // cublasLtCreate calls
     {"prefetches", 0},         // cuMemPrefetchAsync_v2 calls
+    {"advise_host", 0},        // cuMemAdvise_v2: preferred location host
+    {"advise_unset", 0},       // cuMemAdvise_v2: preferred location unset
     {"products", 0},           // products computed
     {"cc_major", 9},           // compute capability
     {"cc_minor", 0},           //
@@ -518,6 +520,15 @@ CUresult cuMemPrefetchAsync_v2(uintptr_t ptr, size_t bytes, Location to,
   if (r == OK)
     ++*var("prefetches");
   return r;
+}
+
+CUresult cuMemAdvise_v2(uintptr_t ptr, size_t bytes, int advice, Location loc) {
+  (void)ptr, (void)bytes;
+  if (advice == 3 && loc.type == 2) // CU_MEM_LOCATION_TYPE_HOST
+    ++*var("advise_host");
+  if (advice == 4)
+    ++*var("advise_unset");
+  return OK;
 }
 
 //===----------------------------------------------------------------------===//

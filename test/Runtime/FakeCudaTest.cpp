@@ -482,6 +482,27 @@ void doubleCpu(void **args) {
     static_cast<float *>(args[1])[i] = 2 * static_cast<float *>(args[0])[i];
 }
 
+/// y = 2 * x with both streamed from host memory, as mlx-memory-placement
+/// places the input and output of a lone one-pass kernel.
+void streamedEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++Calls;
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[0]), N * sizeof(float),
+                 MLXRT_PLACE_STREAM);
+  mlxrt_prefetch(reinterpret_cast<intptr_t>(args[1]), N * sizeof(float),
+                 MLXRT_PLACE_STREAM);
+  launch("scale2", {args[0], args[1]});
+}
+
+const mlxrt_model_abi StreamedModel = {MLXRT_ABI_VERSION,
+                                       0,
+                                       "streamed",
+                                       "entry streamed\n"
+                                       "input x float32 64\n"
+                                       "output y float32 64\n",
+                                       doubleCpu,
+                                       streamedEntry};
+
 /// Its signature lets the CUDA variant write y into a donated x.
 const mlxrt_model_abi InPlaceModel = {MLXRT_ABI_VERSION,
                                       0,
@@ -594,6 +615,79 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
     mlxrt_array_release(a);
   mlxrt_model_close(m);
   mlxrt_instance_destroy(inst);
+}
+
+// With unified memory, arrays the plan streams from host memory are
+// streamed while the host writes or reads them between calls; called again
+// on arrays the host left alone, the program uses them on the device: each
+// moves there once (the input's pages, the output without its contents).
+TEST_P(FakeCuda, ApiKeepsArraysUsedAgainOnTheDevice) {
+  bool copyMode = GetParam();
+  for (bool graphs : {true, false}) {
+    SCOPED_TRACE(graphs ? "CUDA graphs" : "no CUDA graphs");
+    Transfers t;
+    mlxrt_instance_options opts = fakeCudaOptions(copyMode, &t);
+    opts.no_cuda_graphs = !graphs;
+    mlxrt_instance *inst;
+    mlxrt_model *m;
+    mlxrt_error err;
+    ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK)
+        << err.message;
+    ASSERT_EQ(mlxrt_model_open(inst, &StreamedModel, &m, &err), MLXRT_OK);
+    std::vector<float> xs(N, 1.5f), ys(N);
+    int64_t n = N;
+    mlxrt_array *x, *y = nullptr;
+    ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                                 N * sizeof(float), &x, &err),
+              MLXRT_OK);
+    F.set("advise_host", 0);
+    F.set("advise_unset", 0);
+    if (copyMode) { // Nothing is streamed: x is copied in once.
+      for (int call = 0; call < 3; ++call)
+        ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK)
+            << err.message;
+      ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err),
+                MLXRT_OK);
+      EXPECT_EQ(ys[0], 3);
+      EXPECT_EQ(F.get("advise_host") + F.get("advise_unset"), 0);
+      EXPECT_EQ(t.toDevice, 1);
+      mlxrt_array_release(x);
+      mlxrt_array_release(y);
+      mlxrt_model_close(m);
+      mlxrt_instance_destroy(inst);
+      continue;
+    }
+    // The first call streams both.
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+    EXPECT_EQ(F.get("advise_host"), 2);
+    EXPECT_EQ(F.get("advise_unset"), 0);
+    // Called again, untouched: both move to the device, x's pages traced.
+    for (int call = 0; call < 3; ++call)
+      ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK)
+          << err.message;
+    EXPECT_EQ(F.get("advise_unset"), 2);
+    EXPECT_EQ(F.get("advise_host"), 2);
+    EXPECT_EQ(t.toDevice, 1);
+    // The host writes x: the next call streams it again (without graphs,
+    // the plan's placement runs; a replayed graph migrates it once), and
+    // reads it from where it was written.
+    xs[5] = 4;
+    ASSERT_EQ(mlxrt_array_write(x, xs.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+    EXPECT_EQ(F.get("advise_host"), graphs ? 2 : 3);
+    ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    EXPECT_EQ(ys[5], 8);
+    EXPECT_EQ(ys[0], 3);
+    // Left alone again, x is kept on the device again.
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+    EXPECT_EQ(F.get("advise_unset"), graphs ? 2 : 3);
+    mlxrt_array_release(x);
+    mlxrt_array_release(y);
+    mlxrt_model_close(m);
+    mlxrt_instance_destroy(inst);
+  }
 }
 
 // A decode loop: the state donated to every call and a small array read
