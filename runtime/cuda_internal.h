@@ -307,6 +307,8 @@ typedef struct mlxrt_cuda_upload {
   size_t bytes;
 } mlxrt_cuda_upload;
 
+enum { MLXRT_CUDA_ALLOC_HINTS = 1024 };
+
 typedef struct mlxrt_cuda_device {
   mlxrt_device base;
   const mlxrt_cuda_driver *drv;
@@ -339,6 +341,10 @@ typedef struct mlxrt_cuda_device {
 
   mlxrt_cuda_alloc *allocs;
   size_t numAllocs, capAllocs;
+  /// Where a key was last found in `allocs`, by a hash of the key: a hint,
+  /// checked before use (a call looks up each of its buffers, a model's
+  /// weights among them, and the table holds hundreds).
+  size_t allocHints[MLXRT_CUDA_ALLOC_HINTS];
 
   /// The first failure of a driver call during a run; the ABI functions
   /// turn into no-ops once it is set.

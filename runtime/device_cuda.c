@@ -120,10 +120,18 @@ static mlxrt_status checkFree(mlxrt_cuda_device *dev, size_t bytes,
 }
 
 static mlxrt_cuda_alloc *findAlloc(mlxrt_cuda_device *dev, const void *key) {
+  // Keys are at least 64-byte aligned; Fibonacci hashing spreads the rest.
+  size_t *hint = &dev->allocHints[((uintptr_t)key >> 6) * 0x9e3779b97f4a7c15u >>
+                                  (64 - 10)];
+  _Static_assert(MLXRT_CUDA_ALLOC_HINTS == 1 << 10, "10 bits of hash");
+  if (*hint < dev->numAllocs && dev->allocs[*hint].key == key)
+    return &dev->allocs[*hint];
   // Newest first: intermediates are mostly freed in reverse order.
   for (size_t i = dev->numAllocs; i-- > 0;)
-    if (dev->allocs[i].key == key)
+    if (dev->allocs[i].key == key) {
+      *hint = i;
       return &dev->allocs[i];
+    }
   return NULL;
 }
 
