@@ -567,7 +567,7 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
   if (dev->unified) {
     for (size_t i = 0; graphRun && i < numArgs && !dev->failed; ++i) {
       mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-      if (a->hostResident)
+      if (a->hostResident || a->where == MLXRT_CUDA_ON_DEVICE)
         continue;
       char what[64];
       snprintf(what, sizeof(what), "buffer %zu", i);
