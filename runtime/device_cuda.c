@@ -683,21 +683,20 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
   if (!dev->failed && !resident)
     moveOut(dev, args, numInputs, numArgs);
-  for (size_t i = numInputs; resident && !dev->failed && i < numArgs; ++i) {
-    // The outputs stay where the program left them: on the device when the
-    // run placed them there first (its kernels wrote there), so that the
-    // next run, taking them back as inputs (a donated cache, a token),
-    // prefetches nothing. Otherwise only the pages written moved.
-    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
-    a->hostNewer = false;
-    a->deviceNewer = !dev->unified;
-    if (a->where != MLXRT_CUDA_ON_DEVICE)
-      a->where = MLXRT_CUDA_ANYWHERE;
-  }
   for (size_t i = 0; resident && i < numArgs; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     a->hostTouched = false;
     a->inRun = true;
+    if (i < numInputs || dev->failed)
+      continue;
+    // The outputs stay where the program left them: on the device when the
+    // run placed them there first (its kernels wrote there), so that the
+    // next run, taking them back as inputs (a donated cache, a token),
+    // prefetches nothing. Otherwise only the pages written moved.
+    a->hostNewer = false;
+    a->deviceNewer = !dev->unified;
+    if (a->where != MLXRT_CUDA_ON_DEVICE)
+      a->where = MLXRT_CUDA_ANYWHERE;
   }
   if (dev->trace && !dev->failed) {
     event.kind = MLXRT_TRACE_PROGRAM;
