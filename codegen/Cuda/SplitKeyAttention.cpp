@@ -380,6 +380,14 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
                     score, negInf);
   };
   const int64_t rowsK = kThreads / p.lanesK;
+  // A chunk of one value step (a decode step over a short cache, or many
+  // chunks) loads its value rows with its key rows: the values then arrive
+  // while the scores are made, not after.
+  Value laneV = e.rem(tid, p.lanesV);
+  Value valueLane = e.div(tid, p.lanesV);
+  std::optional<std::pair<SmallVector<Value>, SmallVector<Value>>> early;
+  if (p.chunk <= p.stepV)
+    early = loadRows(v, e.index(0), valueLane, rowsV, laneV);
   e.loop(
       e.index(0), e.index(p.chunk), p.stepK, ValueRange(),
       [&](Value step, ValueRange) -> SmallVector<Value> {
@@ -442,15 +450,13 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   gpu::BarrierOp::create(b, loc);
 
   // 3. P.V: each thread's value rows, weighted, then the block's sum.
-  Value laneV = e.rem(tid, p.lanesV);
-  Value valueLane = e.div(tid, p.lanesV);
   Value zeros = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(vectorF32, 0.0f));
   SmallVector<Value> accInit(p.blockRows, zeros);
   scf::ForOp pv = e.loop(
       e.index(0), e.index(p.chunk), p.stepV, accInit,
       [&](Value step, ValueRange acc) -> SmallVector<Value> {
-        auto rows = loadRows(v, step, valueLane, rowsV, laneV);
+        auto rows = early ? *early : loadRows(v, step, valueLane, rowsV, laneV);
         SmallVector<Value> &local = rows.first, &loaded = rows.second;
         SmallVector<Value> next(acc);
         for (int64_t u = 0; u < kUnroll; ++u) {
