@@ -1161,9 +1161,9 @@ void ChainEmitter::emit() {
     int64_t groups = chain.columns / vectorWidth;
     if (vectorWidth > 1 && rows >= kManyRows) {
       // Enough rows to fill the GPU with blocks of any size: the fewest
-      // whole warps whose threads keep at most maxKept
-      // elements each, so that more elements share each reduction's
-      // shuffles and shared-memory partials.
+      // whole warps whose threads keep at most maxKept elements each, so
+      // that more elements share each reduction's shuffles and
+      // shared-memory partials.
       for (int64_t t = kWarpSize; t < vectorThreads; t += kWarpSize)
         if (groups % t == 0 && chain.columns / t <= maxKept) {
           vectorThreads = t;

@@ -9,9 +9,10 @@
 //      those lanes. The scores (base 2, scaled, masked) go to shared memory.
 //   2. a warp per query row turns its chunk's scores into probabilities in
 //      place: the chunk's max, then exp2 and the sum.
-//   3. P.V: the lanes that share a value row load 16 bytes each and add the
-//      rows weighted by the probabilities; the block adds the threads' sums
-//      in shared memory.
+//   3. P.V: the lanes that share a value row load 16 bytes each (with the
+//      key rows, when the chunk is one step) and add the rows weighted by
+//      the probabilities; the block adds the threads' sums in shared
+//      memory.
 //   4. the chunk's max, sum and weighted rows go to a float32 buffer; the
 //      last block of a row group to arrive (an atomic count per row group in
 //      a zero-initialized global, which that block resets) rescales and adds
@@ -380,9 +381,9 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
                     score, negInf);
   };
   const int64_t rowsK = kThreads / p.lanesK;
-  // A chunk of one value step (a decode step over a short cache, or many
-  // chunks) loads its value rows with its key rows: the values then arrive
-  // while the scores are made, not after.
+  // A chunk of one value step (few keys a chunk: a short cache, or many
+  // row groups to spread) loads its value rows with its key rows: the
+  // values then arrive while the scores are made, not after.
   Value laneV = e.rem(tid, p.lanesV);
   Value valueLane = e.div(tid, p.lanesV);
   std::optional<std::pair<SmallVector<Value>, SmallVector<Value>>> early;
