@@ -281,7 +281,8 @@ def MlxcFuseRowKernels : Pass<"mlxc-fuse-row-kernels"> {
     buffer). Chains that read a buffer they also write from outside, or
     access an intermediate other than at its own row, are left alone.
 
-    A row that divides into the block (at most 16 elements per thread) is
+    A row that divides into the block (at most 64 bytes of the widest row
+    buffer and 32 elements per thread: 16 float32, 32 bfloat16) is
     read from memory once: the passes are unrolled and each element stays in
     a register (`registers=false` keeps the strided passes, which read the
     row again per pass). When the row's 16-byte groups do not split over 512
