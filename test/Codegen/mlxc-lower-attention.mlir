@@ -81,7 +81,10 @@ func.func @bad_head_dim(%q: memref<1x2x64x32xbf16>, %k: memref<1x2x64x32xbf16>,
 // CHECK-LABEL: func.func @decode
 // CHECK-DAG: %[[STATS:.*]] = memref.alloc() : memref<32x17x2xf32>
 // CHECK-DAG: %[[ROWS:.*]] = memref.alloc() : memref<32x17x128xf32>
+// Chunks of two steps (128 keys): the value rows are loaded step by step
+// after the scores.
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c17{{.*}}, {{.*}} = %c32{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: vector.load %arg2
 // CHECK: scf.for
 // CHECK: vector.load %arg1{{.*}} : memref<1x32x2049x128xbf16>, vector<8xbf16>
 // CHECK: gpu.shuffle xor
@@ -89,6 +92,8 @@ func.func @bad_head_dim(%q: memref<1x2x64x32xbf16>, %k: memref<1x2x64x32xbf16>,
 // CHECK: gpu.barrier
 // CHECK: math.exp2
 // CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: vector.load %arg2{{.*}} : memref<1x32x2049x128xbf16>, vector<8xbf16>
 // CHECK: vector.fma
 // CHECK: memref.store {{.*}}, %[[ROWS]]
 // CHECK: nvvm.memory.barrier <gpu>
@@ -113,11 +118,19 @@ func.func @decode(%q: memref<1x32x1x128xbf16>, %k: memref<1x32x2049x128xbf16>,
 // each key once for all four: 16 key heads, each in 24 chunks of 32 keys.
 // f32 rows are read 4 elements (16 bytes) at a time, 32 lanes per row of
 // 128; the causal mask compares each key with the query's last visible one.
+// A chunk is one step here: each thread loads its 8 value rows with its
+// key rows, before the scores, and the P.V loop only adds them.
 // CHECK-LABEL: func.func @grouped_f32
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c24{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}}) threads
 // CHECK-SAME: memref<4x32xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-8: vector.load %arg2{{.*}} : memref<1x16x768x128xf32>, vector<4xf32>
+// CHECK: scf.for
 // CHECK: vector.load %arg1{{.*}} : memref<1x16x768x128xf32>, vector<4xf32>
 // CHECK: arith.cmpi ule
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-NOT: vector.load %arg2
+// CHECK: vector.fma
 func.func @grouped_f32(%q: memref<1x64x1x128xf32>, %k: memref<1x16x768x128xf32>,
                        %v: memref<1x16x768x128xf32>, %out: memref<1x64x1x128xf32>) {
   kernel.attention %q, %k, %v into %out {causal, scale = 0.088 : f64} : memref<1x64x1x128xf32>, memref<1x16x768x128xf32>, memref<1x16x768x128xf32>, memref<1x64x1x128xf32>
