@@ -17,6 +17,6 @@ done
 # W3L with each row in one block, as without thread-block clusters.
 "$BUILD/bin/mlxc" bench/workloads/w3l.mlir --target=cuda --gpu-arch=sm_90 --no-clusters \
   -o "$DEST/w3l_nocluster" 2>/dev/null
-cp bench/workloads/run_gpu.py bench/workloads/profile_gpu.sh bench/workloads/compare_w3l.sh \
-  bench/workloads/compare.sh "$DEST/"
+cp bench/workloads/run_gpu.py bench/workloads/profile_gpu.sh bench/workloads/compare.sh \
+  "$DEST/"
 cat "$DEST/compile_times.txt"
