@@ -252,9 +252,15 @@ def MlxcSplitVectorProducts
     into the output, with the elementwise op that only consumes the product
     (its epilogue), a zero fill before the product folded in. Products that
     read the same left-hand side share a launch; an epilogue that reads
-    another product of the launch stays an op of its own. Such products are
-    bound by reading that operand, which the library's small-N kernels do
-    at under half the memory floor. Runs before `mlxc-matmul-to-runtime`.
+    another product of the launch stays an op of its own. A row kernel that
+    only makes the launch's left-hand side (a decode step's rms_norm or
+    layer_norm of one row: row reductions, per-row scalars, one elementwise
+    result) becomes its prologue: every block reduces the rows itself, a
+    strided pass and a warp butterfly, and computes the left-hand side's
+    elements where it reads them; the norm is no kernel of its own. Such
+    products are bound by reading that operand, which the library's small-N
+    kernels do at under half the memory floor. Runs before
+    `mlxc-matmul-to-runtime`.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",
