@@ -523,7 +523,8 @@ def MlxcMergeGpuModules : Pass<"mlxc-merge-gpu-modules", "::mlir::ModuleOp"> {
     would carry and JIT one PTX module per kernel. This pass moves every
     kernel into the first gpu.module (renamed to `<module>_<kernel>` where
     names would clash) and retargets the launches: one PTX module, loaded
-    once at start-up.
+    once at start-up. Every kernel's workgroup buffers get a 16-byte
+    alignment (`llvm.align`), the widest access the kernels make to them.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
@@ -584,8 +585,10 @@ def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
     `mlxc-matmul-to-runtime` hands to cuBLASLt; the elementwise ops around
     them fuse as before. A small table (at most 4096 points: a decode
     step's RoPE cosines and sines) is recomputed in each elementwise map of
-    at most 65536 points that reads it, even through a broadcast, so that
-    it is no kernel of its own. A map that reads a value broadcast along a
+    at most 65536 points that reads it through a broadcast (the map has more
+    points than the table), so that it is no kernel of its own; a decode
+    step's residual add, read element by element, is no table (recomputed,
+    every norm would re-add the residual stream from the first layer). A map that reads a value broadcast along a
     reduction's rows (argmax's candidate indices, which read the row's
     extreme) is not fused into that reduction: kernel formation puts both
     into the row kernel that makes the value, where the fused reduction

@@ -109,10 +109,16 @@ struct RecomputeSmallTable final : OpRewritePattern<linalg::GenericOp> {
         countPoints(consumer) > kMaxRecomputingPoints)
       return failure();
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      // A table is broadcast: the consumer has more points than it. A map
+      // of a decode step's row read element by element (a residual add
+      // before a norm) is no table: recomputed in each consumer, a model's
+      // residual stream would be re-added from its first layer in every
+      // norm.
       auto table = operand->get().getDefiningOp<linalg::GenericOp>();
       if (!table || table.getNumReductionLoops() != 0 ||
           table.hasDynamicShape() || !table.hasPureTensorSemantics() ||
-          countPoints(table) > kMaxTablePoints)
+          countPoints(table) > kMaxTablePoints ||
+          countPoints(table) >= countPoints(consumer))
         continue;
       auto result = cast<OpResult>(operand->get());
       AffineMap resultMap = table.getIndexingMapMatchingResult(result);

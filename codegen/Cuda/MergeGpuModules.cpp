@@ -15,11 +15,28 @@ namespace mlir::mlx {
 using namespace mlir;
 
 namespace {
+/// Bytes: the widest access to shared memory (a v4 of 32-bit lanes).
+constexpr int64_t kWorkgroupAlignment = 16;
+
 struct MlxcMergeGpuModulesPass final
     : mlx::impl::MlxcMergeGpuModulesBase<MlxcMergeGpuModulesPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Kernels read and write their shared buffers 16 bytes at a time
+    // (vector<8xf32> in two v4 accesses, LLVM's merged scalar loads), but a
+    // buffer's global takes its element's alignment unless told, and ptxas
+    // may place a 4-byte one (a flag) before it: a misaligned address at
+    // run time.
+    module.walk([&](gpu::GPUFuncOp func) {
+      auto name = LLVM::LLVMDialect::getAlignAttrName();
+      for (unsigned i = 0; i < func.getNumWorkgroupAttributions(); ++i)
+        if (!func.getWorkgroupAttributionAttr(i, name))
+          func.setWorkgroupAttributionAttr(
+              i, name,
+              IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                               kWorkgroupAlignment));
+    });
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     if (gpuModules.size() < 2)
       return;

@@ -474,24 +474,33 @@ Value mlx::emitChainValue(
 
 Value mlx::emitWarpsTotal(OpBuilder &b, Location loc, const RowReduction &r,
                           Value warpTotal, Value tid, int64_t warps,
-                          Value workgroup) {
+                          Value workgroup, int64_t firstSlot,
+                          int64_t blockWarps) {
   constexpr int64_t kWarpSize = 32;
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+  if (firstSlot)
+    warp = arith::AddIOp::create(b, loc, warp, cst(firstSlot));
   Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+  if (blockWarps > warps)
+    isLane0 = arith::AndIOp::create(
+        b, loc, isLane0,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
+                              cst(firstSlot + warps)));
   scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &then, Location l) {
     memref::StoreOp::create(then, l, warpTotal, workgroup, ValueRange{warp});
     scf::YieldOp::create(then, l);
   });
   gpu::BarrierOp::create(b, loc);
-  Value total = memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(0)});
+  Value total =
+      memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(firstSlot)});
   for (int64_t w = 1; w < warps; ++w)
-    total = emitCombine(
-        b, r, total,
-        memref::LoadOp::create(b, loc, workgroup, ValueRange{cst(w)}));
+    total = emitCombine(b, r, total,
+                        memref::LoadOp::create(b, loc, workgroup,
+                                               ValueRange{cst(firstSlot + w)}));
   return total;
 }

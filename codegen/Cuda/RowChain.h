@@ -85,12 +85,12 @@ Value emitChainValue(
 
 /// Merges the warp totals of a block whose first `warps` warps hold one
 /// (every lane of thread `tid` has its warp's total, as emitWarpButterfly
-/// leaves it): lane 0 of each warp stores it in `workgroup` (a shared
-/// buffer of at least `warps` elements), and after a barrier every thread
-/// adds them in warp order.
+/// leaves it): lane 0 of each warp stores it in `workgroup` (a 1-D shared
+/// buffer) at `firstSlot` + warp, and after a barrier every thread adds
+/// them in warp order. Warps past `warps` (of `blockWarps`) store nothing.
 Value emitWarpsTotal(OpBuilder &b, Location loc, const RowReduction &r,
-                     Value warpTotal, Value tid, int64_t warps,
-                     Value workgroup);
+                     Value warpTotal, Value tid, int64_t warps, Value workgroup,
+                     int64_t firstSlot = 0, int64_t blockWarps = 0);
 
 /// The candidate chains of `func`'s body in order, one per row_reduction
 /// kernel of kernel formation, not yet analyzed.

@@ -20,12 +20,18 @@
 // element by element and comes right after it (its epilogue: the rounding
 // to bf16, a residual add) is computed in that last block too: the float32
 // product never reaches memory, and the epilogue is no kernel of its own.
+// A row kernel that only makes the launch's left-hand side (a decode step's
+// rms_norm of the residual row before q/k/v or gate/up) is its prologue:
+// each block reduces the row itself (it is a few KB, read from L2 by every
+// block while the block's first weight rows are in flight) and computes
+// a[m, k] where it reads it. The norm is then no launch of its own.
 // The summation order depends on the shapes alone: results are the same
 // from run to run. The counts assume the program's kernels run one after
 // another on one stream, as mlxrt runs them.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/RowChain.h"
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
 #include "codegen/ShapeUtils.h"
@@ -35,6 +41,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -78,6 +85,10 @@ constexpr int64_t kMaxChunks = 64;
 /// block's sum (256 blocks of one row per thread took 8.8 us for 1 MB on
 /// the H200, 2026-12-02).
 constexpr int64_t kMinBlockBytes = 16 << 10;
+constexpr int64_t kWarpSize = 32;
+/// A prologue's strided pass over the row is unrolled up to this many
+/// elements a thread (their loads in flight at once), else a loop.
+constexpr int64_t kMaxUnrolledPrologue = 16;
 
 /// The shapes of one product, and how it is split.
 struct Plan {
@@ -195,8 +206,149 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
 /// and the counts (one per column tile of the launch and batch).
 struct SplitLaunch {
   Value tx, ky, tile, chunk, bt, shared, flag, counters;
+  /// The prologue's warp totals (null without a prologue).
+  Value prologueShared;
   int64_t tiles;
 };
+
+/// A row chain (mlxc-fuse-row-kernels' matcher) whose last op writes the
+/// left-hand side of a launch's products and whose other results stay in
+/// the chain: every block of the launch computes it.
+struct RowPrologue {
+  mlx::Chain chain;
+  int64_t rows; ///< The product's m.
+  /// Reductions of the chain, in order: their slots in the shared buffer.
+  SmallVector<int> reductions;
+  /// Root buffers the chain reads from memory.
+  SmallVector<Value> reads;
+
+  /// The chain's row `m` as loop indices of its non-unit row dims.
+  SmallVector<Value> rowIvs(OpBuilder &b, Location loc, int64_t m) const {
+    SmallVector<Value> ivs(chain.rows.size());
+    for (int i = static_cast<int>(chain.rows.size()) - 1; i >= 0; --i) {
+      ivs[i] = arith::ConstantIndexOp::create(b, loc, m % chain.rows[i]);
+      m /= chain.rows[i];
+    }
+    return ivs;
+  }
+  /// Emits, in every thread (`thread` of `threads`, a whole number of
+  /// warps), the per-row values of each row: a strided pass over the row,
+  /// a warp butterfly and the warps' merge through `shared`.
+  SmallVector<DenseMap<int, Value>> emitScalars(OpBuilder &b, Location loc,
+                                                Value thread, int64_t threads,
+                                                Value shared) const;
+  /// The left-hand side's element (m, k) with the per-row values `scalars`.
+  Value emitElement(OpBuilder &b, Location loc,
+                    const DenseMap<int, Value> &scalars, int64_t m,
+                    Value k) const {
+    DenseMap<int, Value> cache;
+    return mlx::emitChainValue(
+        b, loc, chain, chain.ops.size() - 1, rowIvs(b, loc, m), k, scalars,
+        cache, [&](const mlx::ChainOp &c, OpOperand &operand, ValueRange ivs) {
+          return memref::LoadOp::create(
+                     b, loc, operand.get(),
+                     mlx::getChainIndicesAt(b, loc, c, operand, ivs))
+              .getResult();
+        });
+  }
+};
+
+SmallVector<DenseMap<int, Value>>
+RowPrologue::emitScalars(OpBuilder &b, Location loc, Value thread,
+                         int64_t threads, Value shared) const {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto load = [&](const mlx::ChainOp &c, OpOperand &operand, ValueRange ivs) {
+    return memref::LoadOp::create(
+               b, loc, operand.get(),
+               mlx::getChainIndicesAt(b, loc, c, operand, ivs))
+        .getResult();
+  };
+  int64_t columns = chain.columns;
+  int64_t trips = llvm::divideCeil(columns, threads);
+  bool ragged = columns % threads != 0;
+  int64_t warps = llvm::divideCeil(std::min(columns, threads), kWarpSize);
+  SmallVector<DenseMap<int, Value>> scalars(rows);
+  for (int64_t m = 0; m < rows; ++m) {
+    SmallVector<Value> ivs = rowIvs(b, loc, m);
+    for (auto [index, c] : llvm::enumerate(chain.ops)) {
+      if (c.kind == mlx::ChainOp::RowScalar) {
+        DenseMap<int, Value> cache;
+        scalars[m][index] = mlx::emitChainValue(
+            b, loc, chain, index, ivs, cst(0), scalars[m], cache, load);
+        continue;
+      }
+      if (c.kind != mlx::ChainOp::Reduce)
+        continue;
+      const mlx::RowReduction &r = *c.reduction;
+      // Element `column` (clamped to the row) and whether it is in it.
+      auto valueAt = [&](Value column) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             column, cst(columns));
+        Value read =
+            ragged ? arith::MinUIOp::create(b, loc, column, cst(columns - 1))
+                         .getResult()
+                   : column;
+        DenseMap<int, Value> cache;
+        Value v = mlx::emitChainValue(b, loc, chain, index, ivs, read,
+                                      scalars[m], cache, load);
+        return std::make_pair(v, inside);
+      };
+      auto addColumn = [&](Value partial, Value column) {
+        auto [v, inside] = valueAt(column);
+        Value merged = mlx::emitCombine(b, r, partial, v);
+        return ragged ? arith::SelectOp::create(b, loc, inside, merged, partial)
+                            .getResult()
+                      : merged;
+      };
+      auto [partial, has] = valueAt(thread);
+      if (trips <= kMaxUnrolledPrologue) {
+        for (int64_t t = 1; t < trips; ++t)
+          partial = addColumn(
+              partial, arith::AddIOp::create(b, loc, thread, cst(t * threads)));
+      } else {
+        auto loop = scf::ForOp::create(
+            b, loc, cst(1), cst(trips), cst(1), ValueRange{partial},
+            [&](OpBuilder &body, Location l, Value t, ValueRange acc) {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(body.getInsertionBlock(),
+                                  body.getInsertionPoint());
+              Value column = arith::AddIOp::create(
+                  b, l, thread, arith::MulIOp::create(b, l, t, cst(threads)));
+              scf::YieldOp::create(b, l, addColumn(acc[0], column));
+            });
+        partial = loop.getResult(0);
+      }
+      Value hasBits =
+          columns >= threads
+              ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1)
+                    .getResult()
+              : arith::ExtUIOp::create(b, loc, b.getI32Type(), has).getResult();
+      partial = mlx::emitWarpButterfly(b, loc, r, partial, hasBits);
+      // Each reduction and row has its own warps' slots: no barrier
+      // before the next one writes.
+      int64_t slot = (m * reductions.size() +
+                      (llvm::find(reductions, index) - reductions.begin())) *
+                     warps;
+      Value total = mlx::emitWarpsTotal(b, loc, r, partial, thread, warps,
+                                        shared, slot, threads / kWarpSize);
+      // The starting value of the reduction's element.
+      OpOperand *init = cast<linalg::GenericOp>(c.op).getDpsInitOperand(0);
+      int producer = c.producers[init->getOperandNumber()];
+      Value initial;
+      if (producer < 0)
+        initial =
+            load(c, *init, mlx::getChainLoopIndices(b, loc, c, ivs, cst(0)));
+      else if (chain.ops[producer].kind == mlx::ChainOp::Fill)
+        initial = cast<linalg::FillOp>(chain.ops[producer].op).getInputs()[0];
+      else
+        initial = scalars[m].lookup(producer);
+      scalars[m][index] = mlx::emitCombine(b, r, initial, total);
+    }
+  }
+  return scalars;
+}
 
 class ProductSplitter {
 public:
@@ -231,6 +383,9 @@ public:
   /// False when the epilogue must stay an op of its own (it reads what
   /// another product of the launch writes).
   bool fusesEpilogue = true;
+  /// The row chain that makes the left-hand side, computed in the blocks,
+  /// or null: the left-hand side is read from memory.
+  const RowPrologue *prologue = nullptr;
 
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -343,6 +498,8 @@ void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorType));
   SmallVector<Value> sums(plan.m, zero);
   int64_t wBytes = mlx::getElementBytes(wVectorType.getElementType());
+  /// The prologue's per-row values (set after the first loads).
+  SmallVector<DenseMap<int, Value>> rowScalars;
   // One step's `unroll` rows of w from `stepRow`, all loads issued at once.
   auto loadRows = [&](Value stepRow) {
     SmallVector<Value> rows;
@@ -375,8 +532,11 @@ void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
         wRow = arith::SelectOp::create(b, loc, inside, wRow, zero);
       }
       for (int64_t m = 0; m < plan.m; ++m) {
-        Value aValue =
-            f32(memref::LoadOp::create(b, loc, a, at(a, bt, cst(m), readRow)));
+        Value aValue = f32(
+            prologue
+                ? prologue->emitElement(b, loc, rowScalars[m], m, readRow)
+                : memref::LoadOp::create(b, loc, a, at(a, bt, cst(m), readRow))
+                      .getResult());
         Value splat = vector::BroadcastOp::create(b, loc, vectorType, aValue);
         sums[m] = arith::AddFOp::create(
             b, loc, sums[m], arith::MulFOp::create(b, loc, splat, wRow));
@@ -393,6 +553,13 @@ void ProductSplitter::emitBody(const SplitLaunch &launch, int64_t firstTile) {
   NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
   if (!prefetchesWeights)
     firstRows = loadRows(firstRow);
+  // The prologue's per-row values, while the first rows load.
+  if (prologue)
+    rowScalars = prologue->emitScalars(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, ky, cst(plan.tx)), tx),
+        plan.tx * plan.ky, launch.prologueShared);
   if (plan.steps > 1) {
     // The next step's rows are loaded before this step's are added: a
     // thread keeps two steps of loads in flight.
@@ -548,10 +715,18 @@ linalg::GenericOp ProductSplitter::findEpilogue() {
         (!map.isIdentity() ||
          !generic.getMatchingBlockArgument(&operand).use_empty()))
       return {};
-    // Operands made after the product: allocations that can move up.
+    // Operands made after the product: allocations, and reshapes of what
+    // comes before it (an output's view), that can move up.
     Operation *def = operand.get().getDefiningOp();
+    auto isBefore = [&](Value value) {
+      Operation *source = value.getDefiningOp();
+      return !source || source->getBlock() != op->getBlock() ||
+             source->isBeforeInBlock(op);
+    };
     if (def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def) &&
-        !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0))
+        !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0) &&
+        !(isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def) &&
+          isBefore(def->getOperand(0))))
       return {};
   }
   if (!readsAcc)
@@ -644,14 +819,55 @@ void ProductSplitter::finish(Operation *launch) {
   }
 }
 
+/// Erases `root` (an allocation) with its views and deallocation when
+/// nothing else uses them.
+void eraseIfDead(Value root) {
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return;
+  SmallVector<Operation *> users;
+  std::function<bool(Value)> collect = [&](Value value) {
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        if (!collect(user->getResult(0)))
+          return false;
+      } else if (!isa<memref::DeallocOp>(user)) {
+        return false;
+      }
+      users.push_back(user);
+    }
+    return true;
+  };
+  if (!collect(root))
+    return;
+  // Users of a view were collected before the view.
+  for (Operation *user : users)
+    user->erase();
+  alloc->erase();
+}
+
+/// Erases the ops of a chain computed as a prologue, and the buffers only
+/// it used.
+void eraseChain(const mlx::Chain &chain) {
+  SetVector<Value> roots;
+  for (const mlx::ChainOp &c : llvm::reverse(chain.ops)) {
+    roots.insert(c.root);
+    c.op->erase();
+  }
+  for (Value root : roots)
+    eraseIfDead(root);
+}
+
 /// One launch for `group` (products that share their left-hand side and
 /// their plan's block shape and chunks, see below), placed where the last
 /// of them was: the blocks of each product's column tiles follow those of
 /// the one before.
 Operation *splitGroup(ArrayRef<ProductSplitter *> group,
-                      memref::GlobalOp counters) {
-  for (ProductSplitter *splitter : group)
+                      memref::GlobalOp counters, const RowPrologue *prologue) {
+  for (ProductSplitter *splitter : group) {
     splitter->prepare();
+    splitter->prologue = prologue;
+  }
   const Plan &plan = group.front()->plan;
   int64_t tiles = 0;
   for (ProductSplitter *splitter : group)
@@ -666,15 +882,26 @@ Operation *splitGroup(ArrayRef<ProductSplitter *> group,
   auto sharedType = MemRefType::get({plan.ky, plan.m, plan.tx * plan.width},
                                     b.getF32Type(), nullptr, space);
   auto flagType = MemRefType::get({1}, b.getI32Type(), nullptr, space);
+  SmallVector<Type> workgroupTypes = {sharedType, flagType};
+  if (prologue && !prologue->reductions.empty()) {
+    // A slot per warp, reduction and row.
+    int64_t warps = llvm::divideCeil(
+        std::min(prologue->chain.columns, plan.tx * plan.ky), kWarpSize);
+    workgroupTypes.push_back(MemRefType::get(
+        {prologue->rows * static_cast<int64_t>(prologue->reductions.size()) *
+         warps},
+        b.getF32Type(), nullptr, space));
+  }
   auto launch = gpu::LaunchOp::create(
       b, loc, cst(tiles), cst(plan.chunks), cst(plan.batch), cst(plan.tx),
       cst(plan.ky), cst(1), /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, ValueRange(),
-      TypeRange{sharedType, flagType});
+      /*asyncTokenType=*/nullptr, ValueRange(), workgroupTypes);
   b.setInsertionPointToStart(&launch.getBody().front());
   SplitLaunch ids;
   ids.shared = launch.getWorkgroupAttributions()[0];
   ids.flag = launch.getWorkgroupAttributions()[1];
+  if (launch.getWorkgroupAttributions().size() > 2)
+    ids.prologueShared = launch.getWorkgroupAttributions()[2];
   // Taken inside the kernel: the counts live in the GPU module (outlining
   // copies the global there).
   ids.counters = memref::GetGlobalOp::create(b, loc, counters.getType(),
@@ -708,6 +935,8 @@ Operation *splitGroup(ArrayRef<ProductSplitter *> group,
   gpu::TerminatorOp::create(b, loc);
   for (ProductSplitter *splitter : group)
     splitter->finish(launch);
+  if (prologue)
+    eraseChain(prologue->chain);
   return launch;
 }
 
@@ -872,6 +1101,175 @@ bool epilogueReadsGroup(ArrayRef<ProductSplitter *> group,
   });
 }
 
+/// Whether `root` (an allocation) is, after the ops `in` from `first` on,
+/// next accessed by a fill of all of it or its deallocation, or never: what
+/// those ops leave in it is read by no one.
+bool isRefilledBeforeRead(Value root, Operation *first,
+                          const llvm::SmallPtrSetImpl<Operation *> &in) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  int64_t elements = cast<MemRefType>(root.getType()).getNumElements();
+  for (Operation *op = first; op; op = op->getNextNode()) {
+    if (in.contains(op) || isPure(op) || !mlx::mayAccess(op, root, false))
+      continue;
+    if (isa<memref::DeallocOp>(op))
+      return true;
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    return fill && fill.hasPureBufferSemantics() &&
+           mlx::getChainRoot(fill.getOutputs()[0]) == root &&
+           cast<MemRefType>(fill.getOutputs()[0].getType()).getNumElements() ==
+               elements;
+  }
+  return true;
+}
+
+/// A chain of one op: the elementwise map that writes `root` (an
+/// allocation) last before `before`, over rows x columns with `root` its
+/// row-major output (SwiGLU's silu(gate) * up before the down product), or
+/// nullopt.
+std::optional<mlx::Chain> matchLoneMap(Value root, Operation *before) {
+  Operation *writer = nullptr;
+  for (Operation *op = before->getPrevNode(); op && !writer;
+       op = op->getPrevNode())
+    if (!isPure(op) && mlx::mayAccess(op, root, /*writesOnly=*/true))
+      writer = op;
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(writer);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumReductionLoops() != 0 || generic.getNumDpsInits() != 1 ||
+      generic.hasDynamicShape() ||
+      mlx::getChainRoot(generic.getDpsInits()[0]) != root ||
+      !generic.getRegion().front().getArguments().back().use_empty())
+    return std::nullopt;
+  for (Operation &inner : generic.getRegion().front().without_terminator())
+    if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
+      return std::nullopt;
+  mlx::Chain chain;
+  mlx::ChainOp c;
+  c.kind = mlx::ChainOp::Elementwise;
+  c.op = generic;
+  c.root = root;
+  SmallVector<int64_t, 4> sizes = generic.getStaticLoopRanges();
+  c.loopSizes.assign(sizes.begin(), sizes.end());
+  chain.rows = mlx::dropUnitDims(ArrayRef(c.loopSizes).drop_back());
+  chain.columns = c.loopSizes.back();
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (!mlx::accessesRow(generic.getMatchingIndexingMap(init),
+                        cast<MemRefType>(init->get().getType()), c.loopSizes,
+                        /*hasColumnLoop=*/true, /*full=*/true, chain.columns))
+    return std::nullopt;
+  c.producers.assign(generic->getNumOperands(), -1);
+  c.isFinal = c.escapes = true;
+  chain.ops.push_back(std::move(c));
+  return chain;
+}
+
+/// The chain of `chains` (analyzed) that can be `group`'s prologue, or
+/// null: its last op writes the products' left-hand side (an allocation
+/// read by them alone), its other results stay in the chain, its rows are
+/// the products' and its columns their k, and nothing between the chain and
+/// the launch writes what the chain reads.
+std::unique_ptr<RowPrologue>
+matchPrologue(ArrayRef<ProductSplitter *> group,
+              std::vector<mlx::Chain> &chains,
+              const llvm::SmallPtrSetImpl<Operation *> &epilogues) {
+  const Plan &plan = group.front()->plan;
+  if (plan.batch != 1 || (plan.tx * plan.ky) % kWarpSize != 0)
+    return nullptr;
+  Value a = group.front()->op.getDpsInputs()[0];
+  Value root = mlx::getChainRoot(a);
+  if (!root || !root.getDefiningOp<memref::AllocOp>() ||
+      cast<MemRefType>(a.getType()).getNumElements() != plan.m * plan.k)
+    return nullptr;
+  Block *block = group.front()->op->getBlock();
+  mlx::Chain *found = nullptr;
+  for (mlx::Chain &chain : chains)
+    if (!chain.ops.empty() && chain.ops.back().root == root)
+      found = &chain;
+  std::optional<mlx::Chain> lone;
+  if (!found) {
+    lone = matchLoneMap(root, group.front()->op);
+    if (!lone)
+      return nullptr;
+    found = &*lone;
+  }
+  mlx::Chain &chain = *found;
+  {
+    const mlx::ChainOp &output = chain.ops.back();
+    Operation *first = chain.ops.front().op;
+    if (output.kind != mlx::ChainOp::Elementwise || !output.isFinal ||
+        first->getBlock() != block ||
+        !output.op->isBeforeInBlock(group.front()->op) ||
+        llvm::product_of(chain.rows) != plan.m || chain.columns != plan.k)
+      return nullptr;
+    auto prologue = std::make_unique<RowPrologue>();
+    llvm::SmallPtrSet<Operation *, 16> in;
+    for (const mlx::ChainOp &c : chain.ops)
+      in.insert(c.op);
+    // An op another launch computes as its epilogue (a residual add that
+    // kernel formation put at the head of the norm's row kernel).
+    if (llvm::any_of(in, [&](Operation *op) { return epilogues.contains(op); }))
+      return nullptr;
+    for (auto [index, c] : llvm::enumerate(chain.ops)) {
+      // Another result leaving the chain: only a scratch buffer that
+      // bufferization reuses (the next norm's sum of squares), filled anew
+      // before anything reads it.
+      if (c.escapes && index + 1 != chain.ops.size() &&
+          !isRefilledBeforeRead(c.root, first, in))
+        return nullptr;
+      if (c.kind == mlx::ChainOp::Reduce) {
+        if (!c.reduction->combined.getType().isF32())
+          return nullptr;
+        prologue->reductions.push_back(index);
+      }
+      auto generic = dyn_cast<linalg::GenericOp>(c.op);
+      if (!generic)
+        continue;
+      for (OpOperand &operand : generic->getOpOperands())
+        if (c.producers[operand.getOperandNumber()] < 0 &&
+            !(generic.isDpsInit(&operand) && c.kind != mlx::ChainOp::Reduce))
+          if (Value read = mlx::getRootBuffer(operand.get()))
+            prologue->reads.push_back(read);
+          else
+            return nullptr;
+    }
+    // The left-hand side is read by the group's products alone.
+    llvm::SmallPtrSet<Operation *, 4> products;
+    for (ProductSplitter *splitter : group)
+      products.insert(splitter->op);
+    std::function<bool(Value)> onlyGroupReads = [&](Value value) {
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+          if (!onlyGroupReads(user->getResult(0)))
+            return false;
+          continue;
+        }
+        if (in.contains(user) || isa<memref::DeallocOp>(user) ||
+            (products.contains(user) && use.getOperandNumber() == 0))
+          continue;
+        return false;
+      }
+      return true;
+    };
+    if (!onlyGroupReads(root))
+      return nullptr;
+    // The launch reads the chain's inputs where its last product is.
+    Operation *end = group.back()->getUnitEnd();
+    for (Operation *op = first; op != end->getNextNode();
+         op = op->getNextNode()) {
+      if (in.contains(op) || isPure(op))
+        continue;
+      for (Value read : prologue->reads)
+        if (mlx::mayWrite(op, read))
+          return nullptr;
+    }
+    prologue->chain = std::move(chain);
+    prologue->rows = plan.m;
+    chain.ops.clear();
+    return prologue;
+  }
+}
+
 struct MlxcSplitVectorProductsPass final
     : mlx::impl::MlxcSplitVectorProductsBase<MlxcSplitVectorProductsPass> {
   using Base::Base;
@@ -946,8 +1344,23 @@ struct MlxcSplitVectorProductsPass final
             builder.getI32IntegerAttr(0)),
         /*constant=*/false, /*alignment=*/nullptr);
     SymbolTable(module).insert(counters);
+    // Row chains (a decode step's norms) that may become prologues; found
+    // before any product becomes a kernel.
+    std::vector<mlx::Chain> chains;
+    getOperation()->walk([&](func::FuncOp func) {
+      for (mlx::Chain &chain : mlx::collectRowChains(func))
+        if (mlx::analyzeChain(chain))
+          chains.push_back(std::move(chain));
+    });
+    llvm::SmallPtrSet<Operation *, 16> epilogues;
+    for (auto &splitter : splitters)
+      if (splitter->getUnitEnd() != splitter->op.getOperation())
+        epilogues.insert(splitter->getUnitEnd());
+    SmallVector<std::unique_ptr<RowPrologue>> prologues;
     for (SmallVector<ProductSplitter *> &group : groups)
-      splitGroup(group, counters);
+      prologues.push_back(matchPrologue(group, chains, epilogues));
+    for (auto [group, prologue] : llvm::zip(groups, prologues))
+      splitGroup(group, counters, prologue.get());
   }
 };
 
