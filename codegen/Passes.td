@@ -257,7 +257,9 @@ def MlxcSplitVectorProducts
     layer_norm of one row: row reductions, per-row scalars, one elementwise
     result) becomes its prologue: every block reduces the rows itself, a
     strided pass and a warp butterfly, and computes the left-hand side's
-    elements where it reads them; the norm is no kernel of its own. Such
+    elements where it reads them; the norm is no kernel of its own. A lone
+    elementwise map that only makes it (SwiGLU's silu(gate) * up before the
+    down product) is computed the same way, element by element. Such
     products are bound by reading that operand, which the library's small-N
     kernels do at under half the memory floor. Runs before
     `mlxc-matmul-to-runtime`.

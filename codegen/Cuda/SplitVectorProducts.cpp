@@ -24,7 +24,9 @@
 // rms_norm of the residual row before q/k/v or gate/up) is its prologue:
 // each block reduces the row itself (it is a few KB, read from L2 by every
 // block while the block's first weight rows are in flight) and computes
-// a[m, k] where it reads it. The norm is then no launch of its own.
+// a[m, k] where it reads it. The norm is then no launch of its own; so is
+// a lone elementwise map that only makes the left-hand side (SwiGLU's
+// silu(gate) * up before the down product).
 // The summation order depends on the shapes alone: results are the same
 // from run to run. The counts assume the program's kernels run one after
 // another on one stream, as mlxrt runs them.
