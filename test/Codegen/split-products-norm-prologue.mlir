@@ -5,20 +5,26 @@
 // that share a launch: the norm becomes the launch's prologue. Every block
 // reduces the row itself (a strided pass, a warp butterfly, the warps'
 // totals through shared memory) after the wait for the kernel before, then
-// computes the normed elements where it reads them; the sum and the normed
-// row no longer reach memory.
+// computes the normed elements of its chunk of k once into shared memory
+// (32 here: 8 slices of 4 rows), which its threads read; the sum and the
+// normed row no longer reach memory.
 // CHECK-LABEL: func.func @rms_norm_prologue
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: memref.alloc() {{.*}} : memref<1x1024xbf16>
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup({{.*}}, {{.*}}, %{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: %[[TOTALS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[STAGED:[a-z0-9]+]] : memref<1x32xbf16, #gpu.address_space<workgroup>>) {
 // CHECK: nvvm.griddepcontrol wait
 // CHECK: memref.load %arg0
 // CHECK: gpu.shuffle xor
+// CHECK: memref.store {{.*}}, %[[TOTALS]]
 // CHECK: gpu.barrier
-// CHECK: math.rsqrt
-// CHECK: memref.load %arg0
-// CHECK: memref.load %arg1
+// CHECK: scf.for
+// CHECK-DAG: math.rsqrt
+// CHECK-DAG: memref.load %arg0
+// CHECK-DAG: memref.load %arg1
+// CHECK: memref.store {{.*}}, %[[STAGED]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[STAGED]]
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: linalg.generic
 // CHECK: return
@@ -140,16 +146,19 @@ func.func @normed_row_kept(%arg0: memref<1x512xf32>, %arg1: memref<512xf32>, %ar
 // SwiGLU: the gate and up products share a launch, and silu(gate) * up (an
 // op of its own: it reads both products) makes the down product's
 // left-hand side. That map becomes the down launch's prologue: each block
-// computes silu(gate) * up where it reads it, with no reduction and no
-// shared buffer of its own; the map and its buffer are gone.
+// computes silu(gate) * up of its chunk of k once into shared memory, with
+// no reduction; the map and its buffer are gone.
 // CHECK-LABEL: func.func @swiglu
 // CHECK: gpu.launch
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 // CHECK: gpu.launch
-// CHECK-SAME: %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>) {
+// CHECK-SAME: %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>, %[[STAGED:[a-z0-9]+]] : memref<1x{{[0-9]+}}xf32, #gpu.address_space<workgroup>>) {
 // CHECK-NOT: gpu.shuffle
 // CHECK: math.exp
+// CHECK: memref.store {{.*}}, %[[STAGED]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[STAGED]]
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 // CHECK: return
