@@ -1225,7 +1225,7 @@ matchPrologue(ArrayRef<ProductSplitter *> group,
               std::vector<mlx::Chain> &chains,
               const llvm::SmallPtrSetImpl<Operation *> &epilogues) {
   const Plan &plan = group.front()->plan;
-  if (plan.batch != 1 || (plan.tx * plan.ky) % kWarpSize != 0)
+  if (plan.batch != 1)
     return nullptr;
   Value a = group.front()->op.getDpsInputs()[0];
   Value root = mlx::getChainRoot(a);
@@ -1269,7 +1269,9 @@ matchPrologue(ArrayRef<ProductSplitter *> group,
           !isRefilledBeforeRead(c.root, first, in))
         return nullptr;
       if (c.kind == mlx::ChainOp::Reduce) {
-        if (!c.reduction->combined.getType().isF32())
+        // The warp butterflies need whole warps.
+        if (!c.reduction->combined.getType().isF32() ||
+            (plan.tx * plan.ky) % kWarpSize != 0)
           return nullptr;
         prologue->reductions.push_back(index);
       }
