@@ -102,12 +102,15 @@ done
 cp "$BUILD/unittests/Runtime/MlxrtTests" "$DEST/"
 cp test/E2E/check.py test/gpu/run.sh "$DEST/"
 echo "prepared $(ls "$DEST/cases" | wc -l) cases and $(ls "$DEST/lm/cases" | wc -l) language models in $DEST ($(du -sh "$DEST" | cut -f1))"
-# The device tool carries 64 MiB a call: a larger suite is split in two
-# halves that run.sh runs one at a time (each part is a suite of its own).
+# The device tool carries 64 MiB a call, the working tree included: a
+# larger suite is split in three parts that run.sh runs one at a time (each
+# part is a suite of its own): the cases, the largest cases with the
+# language models, the PTX and cubin-only builds.
 if [ "$(du -sb "$DEST" | cut -f1)" -gt $((56 << 20)) ]; then
-  rm -rf "$DEST-b" && mkdir -p "$DEST-b/cases" && cp "$DEST/check.py" "$DEST/run.sh" "$DEST-b/"
-  mv "$DEST/lm" "$DEST/ptx" "$DEST/cubin-only" "$DEST-b/"
+  rm -rf "$DEST-b" "$DEST-c" && mkdir -p "$DEST-b/cases" "$DEST-c"
+  cp "$DEST/check.py" "$DEST/run.sh" "$DEST-b/" && cp "$DEST/check.py" "$DEST/run.sh" "$DEST-c/"
+  mv "$DEST/lm" "$DEST-b/" && mv "$DEST/ptx" "$DEST/cubin-only" "$DEST-c/"
   for big in $(du -s "$DEST"/cases/* | sort -rn | head -4 | cut -f2); do mv "$big" "$DEST-b/cases/"; done
-  echo "split for the device tool: $DEST ($(du -sh "$DEST" | cut -f1)) and $DEST-b ($(du -sh "$DEST-b" | cut -f1)); run both"
+  echo "split for the device tool: $DEST ($(du -sh "$DEST" | cut -f1)), $DEST-b ($(du -sh "$DEST-b" | cut -f1)) and $DEST-c ($(du -sh "$DEST-c" | cut -f1)); run all three"
 fi
 exit $fail
