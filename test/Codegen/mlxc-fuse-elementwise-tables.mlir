@@ -100,3 +100,57 @@ func.func @large_table(%pos: tensor<2048x1xf32>, %freq: tensor<1x4xf32>,
   } -> tensor<1x2x2048x4xf32>
   return %r, %s : tensor<1x2x2048x4xf32>, tensor<1x2x2048x4xf32>
 }
+
+// -----
+
+// A decode step's residual add as MLX's bf16 add lowers (through f32),
+// read element by element by the next residual add and by a square (a
+// norm's): no table (neither consumer has more points) and not cheap. It stays one map, whose result both read; recomputed in
+// each, a model's residual stream would be re-added from its first layer
+// in every norm.
+// CHECK-LABEL: func.func @residual_row
+// CHECK: %[[H:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x256xbf16>, tensor<1x256xbf16>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[H]], %arg2 : tensor<1x256xbf16>, tensor<1x256xbf16>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[H]] : tensor<1x256xbf16>)
+func.func @residual_row(%x: tensor<1x256xbf16>, %o: tensor<1x256xbf16>,
+                        %d: tensor<1x256xbf16>)
+    -> (tensor<1x256xbf16>, tensor<1x256xf32>) {
+  %e = tensor.empty() : tensor<1x256xbf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %o : tensor<1x256xbf16>, tensor<1x256xbf16>)
+      outs(%e : tensor<1x256xbf16>) {
+  ^bb0(%a: bf16, %b: bf16, %out: bf16):
+    %af = arith.extf %a : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %s = arith.addf %af, %bf : f32
+    %r = arith.truncf %s : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<1x256xbf16>
+  %h2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                         affine_map<(d0, d1) -> (d0, d1)>,
+                                         affine_map<(d0, d1) -> (d0, d1)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%h, %d : tensor<1x256xbf16>, tensor<1x256xbf16>)
+      outs(%e : tensor<1x256xbf16>) {
+  ^bb0(%a: bf16, %b: bf16, %out: bf16):
+    %s = arith.addf %a, %b : bf16
+    linalg.yield %s : bf16
+  } -> tensor<1x256xbf16>
+  %ef = tensor.empty() : tensor<1x256xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                         affine_map<(d0, d1) -> (d0, d1)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<1x256xbf16>) outs(%ef : tensor<1x256xf32>) {
+  ^bb0(%a: bf16, %out: f32):
+    %f = arith.extf %a : bf16 to f32
+    %m = arith.mulf %f, %f : f32
+    linalg.yield %m : f32
+  } -> tensor<1x256xf32>
+  return %h2, %sq : tensor<1x256xbf16>, tensor<1x256xf32>
+}
