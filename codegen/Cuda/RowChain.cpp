@@ -167,25 +167,38 @@ static int64_t linearOffset(AffineMap map, MemRefType type,
   return offset;
 }
 
+/// The row-major offset in a buffer of `type` that `map` (over loops of
+/// `loopSizes`) adds per step of each loop, or nullopt unless it is linear
+/// and starts at offset 0.
+static std::optional<SmallVector<int64_t>>
+getLoopStrides(AffineMap map, MemRefType type, ArrayRef<int64_t> loopSizes) {
+  if (!isLinear(map) || map.getNumDims() != loopSizes.size())
+    return std::nullopt;
+  SmallVector<int64_t> ivs(loopSizes.size(), 0);
+  if (linearOffset(map, type, ivs) != 0)
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  for (size_t i = 0; i < loopSizes.size(); ++i) {
+    ivs[i] = 1;
+    strides.push_back(linearOffset(map, type, ivs));
+    ivs[i] = 0;
+  }
+  return strides;
+}
+
 bool mlx::accessesRow(AffineMap map, MemRefType type,
                       ArrayRef<int64_t> loopSizes, bool hasColumnLoop,
                       bool full, int64_t columns) {
-  if (!isLinear(map) || map.getNumDims() != loopSizes.size())
-    return false;
-  auto offsetAt = [&](ArrayRef<int64_t> ivs) {
-    return linearOffset(map, type, ivs);
-  };
-  SmallVector<int64_t> ivs(loopSizes.size(), 0);
-  if (offsetAt(ivs) != 0)
+  std::optional<SmallVector<int64_t>> strides =
+      getLoopStrides(map, type, loopSizes);
+  if (!strides)
     return false;
   unsigned numRowLoops = loopSizes.size() - (hasColumnLoop ? 1 : 0);
   int64_t stride = full ? columns : 1;
   for (int i = static_cast<int>(loopSizes.size()) - 1; i >= 0; --i) {
     if (loopSizes[i] == 1)
       continue;
-    ivs[i] = 1;
-    int64_t coefficient = offsetAt(ivs);
-    ivs[i] = 0;
+    int64_t coefficient = (*strides)[i];
     if (static_cast<unsigned>(i) >= numRowLoops) { // The column loop.
       if (coefficient != (full ? 1 : 0))
         return false;
@@ -200,21 +213,13 @@ bool mlx::accessesRow(AffineMap map, MemRefType type,
 
 bool mlx::accessesColumn(AffineMap map, MemRefType type,
                          ArrayRef<int64_t> loopSizes) {
-  if (!isLinear(map) || map.getNumDims() != loopSizes.size())
+  std::optional<SmallVector<int64_t>> strides =
+      getLoopStrides(map, type, loopSizes);
+  if (!strides)
     return false;
-  auto offsetAt = [&](ArrayRef<int64_t> ivs) {
-    return linearOffset(map, type, ivs);
-  };
-  SmallVector<int64_t> ivs(loopSizes.size(), 0);
-  if (offsetAt(ivs) != 0)
-    return false;
-  for (size_t i = 0; i < loopSizes.size(); ++i) {
-    ivs[i] = 1;
-    int64_t coefficient = offsetAt(ivs);
-    ivs[i] = 0;
-    if (loopSizes[i] != 1 && coefficient != (i + 1 == loopSizes.size()))
+  for (size_t i = 0; i < loopSizes.size(); ++i)
+    if (loopSizes[i] != 1 && (*strides)[i] != (i + 1 == loopSizes.size()))
       return false;
-  }
   return true;
 }
 
