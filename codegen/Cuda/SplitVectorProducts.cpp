@@ -222,9 +222,9 @@ struct SplitLaunch {
   int64_t tiles;
 };
 
-/// A row chain (mlxc-fuse-row-kernels' matcher) whose last op writes the
-/// left-hand side of a launch's products and whose other results stay in
-/// the chain: every block of the launch computes it.
+/// A row chain (mlxc-fuse-row-kernels' matcher), or a lone elementwise map,
+/// whose last op writes the left-hand side of a launch's products and whose
+/// other results stay in the chain: every block of the launch computes it.
 struct RowPrologue {
   mlx::Chain chain;
   int64_t rows; ///< The product's m.
