@@ -6,7 +6,9 @@
 // f32 with 2 rows and a ragged k (1000, not a whole number of the block's
 // 256 threads); an rms_norm of 96 columns (fewer than the threads); a norm
 // whose row is also an output (it stays a kernel of its own); a SwiGLU
-// MLP whose silu(gate) * up becomes the down product's prologue.
+// MLP whose silu(gate) * up becomes the down product's prologue; a final
+// norm of a residual add that is the product before's epilogue (the norm
+// stays a kernel of its own: the epilogue's op is not computed twice).
 // REF: h = mx.fast.rms_norm(x, g, 1e-5)
 // REF: q = h @ wq
 // REF: k = h @ wk + r
@@ -16,6 +18,7 @@
 // REF: kept_product = kept @ a4
 // REF: hg = x5 @ wg
 // REF: mlp = ((hg * mx.sigmoid(hg)) * (x5 @ wu)) @ wd
+// REF: last = mx.fast.rms_norm(x6 + h6 @ wa6, g6, 1e-5) @ wb6
 func.func @norm_prologue(
     %x: tensor<1x2048xbf16> {mlx.name = "x"},
     %g: tensor<2048xbf16> {mlx.name = "g"},
@@ -35,14 +38,20 @@ func.func @norm_prologue(
     %x5: tensor<1x256xbf16> {mlx.name = "x5"},
     %wg: tensor<256x768xbf16> {mlx.name = "wg"},
     %wu: tensor<256x768xbf16> {mlx.name = "wu"},
-    %wd: tensor<768x256xbf16> {mlx.name = "wd"})
+    %wd: tensor<768x256xbf16> {mlx.name = "wd"},
+    %x6: tensor<1x256xbf16> {mlx.name = "x6"},
+    %h6: tensor<1x256xbf16> {mlx.name = "h6"},
+    %wa6: tensor<256x256xbf16> {mlx.name = "wa6"},
+    %g6: tensor<256xbf16> {mlx.name = "g6"},
+    %wb6: tensor<256x512xbf16> {mlx.name = "wb6"})
     -> (tensor<1x512xbf16> {mlx.name = "q"},
         tensor<1x256xbf16> {mlx.name = "k"},
         tensor<2x128xf32> {mlx.name = "ln"},
         tensor<1x64xf32> {mlx.name = "short"},
         tensor<1x512xf32> {mlx.name = "kept"},
         tensor<1x256xf32> {mlx.name = "kept_product"},
-        tensor<1x256xbf16> {mlx.name = "mlp"}) {
+        tensor<1x256xbf16> {mlx.name = "mlp"},
+        tensor<1x512xbf16> {mlx.name = "last"}) {
   %h = mlx.rms_norm %x, %g {eps = 1.0e-05 : f32} : tensor<1x2048xbf16>, tensor<2048xbf16>
   %q = mlx.matmul %h, %wq : tensor<1x2048xbf16>, tensor<2048x512xbf16>
   %k0 = mlx.matmul %h, %wk : tensor<1x2048xbf16>, tensor<2048x256xbf16>
@@ -59,5 +68,9 @@ func.func @norm_prologue(
   %hu = mlx.matmul %x5, %wu : tensor<1x256xbf16>, tensor<256x768xbf16>
   %p = mlx.multiply %silu, %hu : tensor<1x768xbf16>, tensor<1x768xbf16>
   %mlp = mlx.matmul %p, %wd : tensor<1x768xbf16>, tensor<768x256xbf16>
-  return %q, %k, %ln, %short, %kept, %kp, %mlp : tensor<1x512xbf16>, tensor<1x256xbf16>, tensor<2x128xf32>, tensor<1x64xf32>, tensor<1x512xf32>, tensor<1x256xf32>, tensor<1x256xbf16>
+  %a6 = mlx.matmul %h6, %wa6 : tensor<1x256xbf16>, tensor<256x256xbf16>
+  %r6 = mlx.add %x6, %a6 : tensor<1x256xbf16>, tensor<1x256xbf16>
+  %n6 = mlx.rms_norm %r6, %g6 {eps = 1.0e-05 : f32} : tensor<1x256xbf16>, tensor<256xbf16>
+  %last = mlx.matmul %n6, %wb6 : tensor<1x256xbf16>, tensor<256x512xbf16>
+  return %q, %k, %ln, %short, %kept, %kp, %mlp, %last : tensor<1x512xbf16>, tensor<1x256xbf16>, tensor<2x128xf32>, tensor<1x64xf32>, tensor<1x512xf32>, tensor<1x256xf32>, tensor<1x256xbf16>, tensor<1x512xbf16>
 }
