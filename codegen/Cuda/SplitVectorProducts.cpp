@@ -1245,83 +1245,81 @@ matchPrologue(ArrayRef<ProductSplitter *> group,
     found = &*lone;
   }
   mlx::Chain &chain = *found;
-  {
-    const mlx::ChainOp &output = chain.ops.back();
-    Operation *first = chain.ops.front().op;
-    if (output.kind != mlx::ChainOp::Elementwise || !output.isFinal ||
-        first->getBlock() != block ||
-        !output.op->isBeforeInBlock(group.front()->op) ||
-        llvm::product_of(chain.rows) != plan.m || chain.columns != plan.k)
+  const mlx::ChainOp &output = chain.ops.back();
+  Operation *first = chain.ops.front().op;
+  if (output.kind != mlx::ChainOp::Elementwise || !output.isFinal ||
+      first->getBlock() != block ||
+      !output.op->isBeforeInBlock(group.front()->op) ||
+      llvm::product_of(chain.rows) != plan.m || chain.columns != plan.k)
+    return nullptr;
+  auto prologue = std::make_unique<RowPrologue>();
+  llvm::SmallPtrSet<Operation *, 16> in;
+  for (const mlx::ChainOp &c : chain.ops)
+    in.insert(c.op);
+  // An op another launch computes as its epilogue (a residual add that
+  // kernel formation put at the head of the norm's row kernel).
+  if (llvm::any_of(in, [&](Operation *op) { return epilogues.contains(op); }))
+    return nullptr;
+  for (auto [index, c] : llvm::enumerate(chain.ops)) {
+    // Another result leaving the chain: only a scratch buffer that
+    // bufferization reuses (the next norm's sum of squares), filled anew
+    // before anything reads it.
+    if (c.escapes && index + 1 != chain.ops.size() &&
+        !isRefilledBeforeRead(c.root, first, in))
       return nullptr;
-    auto prologue = std::make_unique<RowPrologue>();
-    llvm::SmallPtrSet<Operation *, 16> in;
-    for (const mlx::ChainOp &c : chain.ops)
-      in.insert(c.op);
-    // An op another launch computes as its epilogue (a residual add that
-    // kernel formation put at the head of the norm's row kernel).
-    if (llvm::any_of(in, [&](Operation *op) { return epilogues.contains(op); }))
-      return nullptr;
-    for (auto [index, c] : llvm::enumerate(chain.ops)) {
-      // Another result leaving the chain: only a scratch buffer that
-      // bufferization reuses (the next norm's sum of squares), filled anew
-      // before anything reads it.
-      if (c.escapes && index + 1 != chain.ops.size() &&
-          !isRefilledBeforeRead(c.root, first, in))
+    if (c.kind == mlx::ChainOp::Reduce) {
+      // The warp butterflies need whole warps.
+      if (!c.reduction->combined.getType().isF32() ||
+          (plan.tx * plan.ky) % kWarpSize != 0)
         return nullptr;
-      if (c.kind == mlx::ChainOp::Reduce) {
-        // The warp butterflies need whole warps.
-        if (!c.reduction->combined.getType().isF32() ||
-            (plan.tx * plan.ky) % kWarpSize != 0)
-          return nullptr;
-        prologue->reductions.push_back(index);
-      }
-      auto generic = dyn_cast<linalg::GenericOp>(c.op);
-      if (!generic)
-        continue;
-      for (OpOperand &operand : generic->getOpOperands())
-        if (c.producers[operand.getOperandNumber()] < 0 &&
-            !(generic.isDpsInit(&operand) && c.kind != mlx::ChainOp::Reduce))
-          if (Value read = mlx::getRootBuffer(operand.get()))
-            prologue->reads.push_back(read);
-          else
-            return nullptr;
+      prologue->reductions.push_back(index);
     }
-    // The left-hand side is read by the group's products alone.
-    llvm::SmallPtrSet<Operation *, 4> products;
-    for (ProductSplitter *splitter : group)
-      products.insert(splitter->op);
-    std::function<bool(Value)> onlyGroupReads = [&](Value value) {
-      for (OpOperand &use : value.getUses()) {
-        Operation *user = use.getOwner();
-        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-          if (!onlyGroupReads(user->getResult(0)))
-            return false;
-          continue;
-        }
-        if (in.contains(user) || isa<memref::DeallocOp>(user) ||
-            (products.contains(user) && use.getOperandNumber() == 0))
-          continue;
-        return false;
-      }
-      return true;
-    };
-    if (!onlyGroupReads(root))
-      return nullptr;
-    // The launch reads the chain's inputs where its last product is.
-    Operation *end = group.back()->getUnitEnd();
-    for (Operation *op = first; op != end->getNextNode();
-         op = op->getNextNode()) {
-      if (in.contains(op) || isPure(op))
-        continue;
-      for (Value read : prologue->reads)
-        if (mlx::mayWrite(op, read))
+    auto generic = dyn_cast<linalg::GenericOp>(c.op);
+    if (!generic)
+      continue;
+    for (OpOperand &operand : generic->getOpOperands())
+      if (c.producers[operand.getOperandNumber()] < 0 &&
+          !(generic.isDpsInit(&operand) && c.kind != mlx::ChainOp::Reduce))
+        if (Value read = mlx::getRootBuffer(operand.get()))
+          prologue->reads.push_back(read);
+        else
           return nullptr;
-    }
-    prologue->chain = std::move(chain);
-    prologue->rows = plan.m;
-    chain.ops.clear();
-    return prologue;
   }
+  // The left-hand side is read by the group's products alone.
+  llvm::SmallPtrSet<Operation *, 4> products;
+  for (ProductSplitter *splitter : group)
+    products.insert(splitter->op);
+  std::function<bool(Value)> onlyGroupReads = [&](Value value) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        if (!onlyGroupReads(user->getResult(0)))
+          return false;
+        continue;
+      }
+      if (in.contains(user) || isa<memref::DeallocOp>(user) ||
+          (products.contains(user) && use.getOperandNumber() == 0))
+        continue;
+      return false;
+    }
+    return true;
+  };
+  if (!onlyGroupReads(root))
+    return nullptr;
+  // The launch reads the chain's inputs where its last product is.
+  Operation *end = group.back()->getUnitEnd();
+  for (Operation *op = first; op != end->getNextNode();
+       op = op->getNextNode()) {
+    if (in.contains(op) || isPure(op))
+      continue;
+    for (Value read : prologue->reads)
+      if (mlx::mayWrite(op, read))
+        return nullptr;
+  }
+  prologue->chain = std::move(chain);
+  prologue->rows = plan.m;
+  chain.ops.clear();
+  return prologue;
 }
 
 struct MlxcSplitVectorProductsPass final
