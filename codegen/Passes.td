@@ -456,8 +456,9 @@ def MlxcOffloadHostLoops : Pass<"mlxc-offload-host-loops"> {
     every such top-level op (an scf.for or a memref.store/copy without
     results) in a one-iteration scf.parallel, which becomes a one-thread
     kernel: host code then only launches kernels. A scalar loaded on the
-    host only for kernels (an offset input) is loaded by each of them
-    instead, unless something may write its buffer in between.
+    host only for kernels (an offset input) is loaded by each of them (the
+    loops, and launches built before, as split-key attention's) instead,
+    unless something may write its buffer in between.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
@@ -687,6 +688,15 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     memory, takes its softmax and P.V, and the last block of each row group
     to finish (an atomic count in the global `mlxc_attention_counts`)
     rescales and adds the chunks into the output.
+
+    A decode step's cache returned updated at new rows and not donated is
+    copied whole into its output before attention reads it. When the
+    split-key blocks stream their chunks in several steps, and only whole
+    rows of a window (the new entries) were written into the output since
+    the copy, the kernel makes the copy (`AttentionCacheCopy.h`): it reads
+    the input's rows (the window's from the output) and stores them into
+    the output, and the copy kernel goes. A donated call (one buffer for
+    both) loads as without a copy.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -30,8 +30,9 @@ static bool touchesMemory(Operation *op) {
 
 /// A scalar the host loads only for kernels (an offset read from a 0-d
 /// input), with the pure ops that carry it there (index arithmetic, the
-/// subview of a window written at that offset): each kernel loads and
-/// computes them itself, so that host code reads no buffer (in the
+/// subview of a window written at that offset): each kernel (a parallel
+/// loop, or a launch built earlier: split-key attention's cache window)
+/// loads and computes them itself, so that host code reads no buffer (in the
 /// runtime's copy mode, buffers are device memory the host cannot read).
 /// Only when nothing between the load and the kernel may write memory and
 /// the kernel writes nothing of that buffer.
@@ -40,7 +41,7 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   // The slice: the load and the top-level pure ops fed from it.
   SmallVector<Operation *> slice = {load};
   llvm::SmallPtrSet<Operation *, 8> inSlice = {load};
-  SmallVector<scf::ParallelOp> kernels;
+  SmallVector<Operation *> kernels;
   for (size_t i = 0; i < slice.size(); ++i) {
     for (Operation *user : slice[i]->getUsers()) {
       if (inSlice.contains(user))
@@ -52,9 +53,10 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
         inSlice.insert(user);
         continue;
       }
-      auto kernel = dyn_cast_or_null<scf::ParallelOp>(top);
-      if (!kernel || kernel == user)
+      if (!isa_and_nonnull<scf::ParallelOp, gpu::LaunchOp>(top) ||
+          top == user)
         return;
+      Operation *kernel = top;
       if (!llvm::is_contained(kernels, kernel))
         kernels.push_back(kernel);
     }
@@ -70,8 +72,8 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
   // mlxc-plan-in-place-outputs) is written by no library call: the kernels
   // in between only need to leave it alone.
   bool isInput = mlx::isGraphInput(root);
-  for (scf::ParallelOp kernel : kernels) {
-    for (Operation *it = load->getNextNode(); it != kernel.getOperation();
+  for (Operation *kernel : kernels) {
+    for (Operation *it = load->getNextNode(); it != kernel;
          it = it->getNextNode()) {
       if (isPure(it) ||
           isa<memref::LoadOp, memref::AllocOp, memref::DeallocOp>(it) ||
@@ -85,8 +87,8 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
     if (mlx::mayWrite(kernel, root))
       return;
   }
-  for (scf::ParallelOp kernel : kernels) {
-    OpBuilder b = OpBuilder::atBlockBegin(kernel.getBody());
+  for (Operation *kernel : kernels) {
+    OpBuilder b = OpBuilder::atBlockBegin(&kernel->getRegion(0).front());
     IRMapping mapping;
     SmallVector<Operation *> clones;
     for (Operation *op : slice)

@@ -19,6 +19,14 @@
 //      the chunks in order and writes the output. With one chunk the block
 //      writes the output itself. A row's sink (if any) joins here, as a
 //      chunk of its own with sum 1 and no value rows.
+// When the keys (or values) are a copy of an input cache with only a window
+// of new rows written since (a decode step's cache, not donated:
+// AttentionCacheCopy.h) and the chunks take several steps, the kernel reads
+// the rows from the input and the row groups of a key head's first query
+// rows store them into the cache as they go, except the window's, which it
+// reads from the cache; the copy kernel goes. Called with the input's
+// buffer as the cache (donated), it loads as without a copy (one uniform
+// branch a step).
 // The summation order depends on the shapes alone: results are the same
 // from run to run. The counts assume one launch at a time, as mlxrt runs
 // the program's kernels.
@@ -26,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Cuda/SplitKeyAttention.h"
+#include "codegen/Cuda/AttentionCacheCopy.h"
 
 #include "Kernel/AttentionShapes.h"
 
@@ -245,6 +254,31 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
         k = mlx::alignedForVectors(b, loc, op.getKey(), p.width),
         v = mlx::alignedForVectors(b, loc, op.getValue(), p.width);
   Value mask = op.getMask(), out = op.getInit();
+  // Only where the blocks stream their chunks in several steps: a block of
+  // one step waits on its loads once, and a copy's stores and branches
+  // lengthen that wait more than the copy kernel costs (bench/transformer's
+  // W9, 8 layers of 4 key heads and 1025 keys in chunks of 64 keys:
+  // 0.454-0.459 against 0.437-0.441 ms on the H200).
+  std::optional<CacheCopy> copyK, copyV;
+  if (k == op.getKey() && p.chunk > p.stepK)
+    copyK = takeCacheCopy(op, k);
+  if (v == op.getValue() && v != k && p.chunk > p.stepV)
+    copyV = takeCacheCopy(op, v);
+  // Whether a copy runs: the caller gave the cache a buffer of its own
+  // (only the addresses are read: mlx-memory-placement).
+  auto copies = [&](const std::optional<CacheCopy> &copy, Value cache) {
+    if (!copy)
+      return Value();
+    auto address = [&](Value buffer) -> Value {
+      auto op = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+      op->setAttr("mlx.address_only", b.getUnitAttr());
+      return op;
+    };
+    Value from = address(copy->source), to = address(cache);
+    Value differ = e.cmp(arith::CmpIPredicate::ne, from, to);
+    return e.select(differ, e.index(1), e.index(0));
+  };
+  Value copiesK = copies(copyK, k), copiesV = copies(copyV, v);
 
   // The chunks' maxima and sums, and their weighted value rows.
   int64_t totalRows = p.rowGroups * p.blockRows;
@@ -308,23 +342,97 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   auto vectorType = VectorType::get({p.width}, element);
   auto vectorF32 = VectorType::get({p.width}, f32);
 
-  // One step's rows of `source` (keys or values) for this thread, all
+  // Whether a copy runs (the caller gave the cache a buffer of its own),
+  // and whether this block stores the rows: it takes the key head's first
+  // query rows.
+  auto running = [&](Value copies) -> Value {
+    return copies ? e.cmp(arith::CmpIPredicate::ne, copies, e.index(0))
+                  : Value();
+  };
+  Value runsK = running(copiesK), runsV = running(copiesV);
+  Value firstGroup =
+      e.cmp(arith::CmpIPredicate::eq, e.rem(group, groupsPerHead), e.index(0));
+
+  // One step's rows of `cache` (keys or values) for this thread, all
   // loaded before any is used: row `rowLane + u * rowsPerPass` of the step
-  // (chunk positions, clamped to the last key), 16 bytes at `lane`.
-  auto loadRows = [&](Value source, Value step, Value rowLane,
-                      int64_t rowsPerPass, Value lane) {
+  // (chunk positions, clamped to the last key), 16 bytes at `lane`. With a
+  // copy to make (`runs`, uniform), the rows come from its source but the
+  // window's; without, the loads are those of a cache of its own.
+  struct Rows {
     SmallVector<Value> local, loaded;
+  };
+  auto loadRows = [&](Value cache, const std::optional<CacheCopy> &copy,
+                      Value runs, Value step, Value rowLane,
+                      int64_t rowsPerPass, Value lane) {
+    Rows rows;
+    SmallVector<SmallVector<Value>> at;
+    Value column = e.mul(lane, p.width);
     for (int64_t u = 0; u < kUnroll; ++u) {
-      local.push_back(e.add(e.add(step, rowLane), u * rowsPerPass));
+      rows.local.push_back(e.add(e.add(step, rowLane), u * rowsPerPass));
       Value key = arith::MinUIOp::create(
-          b, loc, e.add(chunkStart, local.back()), lastKey);
-      auto load = vector::LoadOp::create(
-          b, loc, vectorType, source,
-          ValueRange{batch, kvHead, key, e.mul(lane, p.width)});
-      load.setAlignment(16);
-      loaded.push_back(load);
+          b, loc, e.add(chunkStart, rows.local.back()), lastKey);
+      at.push_back({batch, kvHead, key, column});
     }
-    return std::make_pair(local, loaded);
+    auto loadRow = [&](Value from, int64_t u) -> Value {
+      auto load = vector::LoadOp::create(b, loc, vectorType, from, at[u]);
+      load.setAlignment(16);
+      return load;
+    };
+    auto loadAll = [&](Value from) {
+      SmallVector<Value> loaded;
+      for (int64_t u = 0; u < kUnroll; ++u)
+        loaded.push_back(loadRow(from, u));
+      return loaded;
+    };
+    if (!copy) {
+      rows.loaded = loadAll(cache);
+      return rows;
+    }
+    // Builds one branch of an scf.if with `b`.
+    auto branch = [&](function_ref<SmallVector<Value>()> body) {
+      return [&, body](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        scf::YieldOp::create(b, loc, body());
+      };
+    };
+    SmallVector<Value> inWindow;
+    for (int64_t u = 0; u < kUnroll; ++u)
+      inWindow.push_back(
+          e.cmp(arith::CmpIPredicate::ult,
+                arith::SubIOp::create(b, loc, at[u][2], copy->start),
+                e.index(copy->size)));
+    auto copying = [&]() {
+      SmallVector<Value> loaded = loadAll(copy->source);
+      for (int64_t u = 0; u < kUnroll; ++u)
+        loaded[u] =
+            scf::IfOp::create(
+                b, loc, inWindow[u],
+                branch([&] { return SmallVector<Value>{loadRow(cache, u)}; }),
+                branch([&] { return SmallVector<Value>{loaded[u]}; }))
+                .getResult(0);
+      return loaded;
+    };
+    rows.loaded = scf::IfOp::create(b, loc, runs, branch(copying),
+                                    branch([&] { return loadAll(cache); }))
+                      .getResults();
+    // The first row group stores the rows into the cache but the window's,
+    // none past the last key.
+    e.ifThen(arith::AndIOp::create(b, loc, runs, firstGroup), [&] {
+      for (int64_t u = 0; u < kUnroll; ++u) {
+        Value exists = e.cmp(arith::CmpIPredicate::ult,
+                             e.add(chunkStart, rows.local[u]), e.index(p.keys));
+        Value outside = arith::XOrIOp::create(
+            b, loc, inWindow[u], arith::ConstantIntOp::create(b, loc, 1, 1));
+        e.ifThen(arith::AndIOp::create(b, loc, exists, outside), [&] {
+          auto row =
+              vector::StoreOp::create(b, loc, rows.loaded[u], cache, at[u]);
+          row.setAlignment(16);
+        });
+      }
+    });
+    return rows;
   };
 
   // 1. Scores. The query slice of this lane, as MLX rounds q * scale, in
@@ -386,14 +494,14 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   // values then arrive while the scores are made, not after.
   Value laneV = e.rem(tid, p.lanesV);
   Value valueLane = e.div(tid, p.lanesV);
-  std::optional<std::pair<SmallVector<Value>, SmallVector<Value>>> early;
+  std::optional<Rows> early;
   if (p.chunk <= p.stepV)
-    early = loadRows(v, e.index(0), valueLane, rowsV, laneV);
+    early = loadRows(v, copyV, runsV, e.index(0), valueLane, rowsV, laneV);
   e.loop(
       e.index(0), e.index(p.chunk), p.stepK, ValueRange(),
       [&](Value step, ValueRange) -> SmallVector<Value> {
-        auto rows = loadRows(k, step, keyLane, rowsK, laneK);
-        SmallVector<Value> &local = rows.first, &loaded = rows.second;
+        Rows rows = loadRows(k, copyK, runsK, step, keyLane, rowsK, laneK);
+        SmallVector<Value> &local = rows.local, &loaded = rows.loaded;
         SmallVector<Value> results;
         for (int64_t u = 0; u < kUnroll; ++u) {
           Value keyRow = e.toF32(loaded[u]);
@@ -457,8 +565,10 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
   scf::ForOp pv = e.loop(
       e.index(0), e.index(p.chunk), p.stepV, accInit,
       [&](Value step, ValueRange acc) -> SmallVector<Value> {
-        auto rows = early ? *early : loadRows(v, step, valueLane, rowsV, laneV);
-        SmallVector<Value> &local = rows.first, &loaded = rows.second;
+        Rows rows =
+            early ? *early
+                  : loadRows(v, copyV, runsV, step, valueLane, rowsV, laneV);
+        SmallVector<Value> &local = rows.local, &loaded = rows.loaded;
         SmallVector<Value> next(acc);
         for (int64_t u = 0; u < kUnroll; ++u) {
           Value valueRow = e.toF32(loaded[u]);

@@ -106,8 +106,8 @@ fi
 # Memcheck only on the cases with products, attention and reductions;
 # racecheck on those with the shared-memory kernels (attention, a decode
 # step).
-MEMCHECK="norm-prologue softmax-cluster-rows flash-attention decode-attention matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks attention-masks-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
-RACECHECK="norm-prologue softmax-cluster-rows flash-attention decode-attention attention-masks-sinks vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
+MEMCHECK="decode-cache-copy norm-prologue softmax-cluster-rows flash-attention decode-attention matmul-float32 matmul-float16 matmul-bfloat16 matmul-mixed mlp fast-sdpa-float16 softmax reduce-float32 scatter sort random-bits fast-sdpa-sinks attention-masks-sinks mlxfn-llama_layer_f32 mlxfn-llama_decode_step mlxfn-cnn mlxfn-quantized_linear_4bit"
+RACECHECK="decode-cache-copy norm-prologue softmax-cluster-rows flash-attention decode-attention attention-masks-sinks vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
             ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed; do
