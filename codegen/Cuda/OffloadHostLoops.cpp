@@ -53,8 +53,7 @@ static void sinkLoadIntoKernels(memref::LoadOp load) {
         inSlice.insert(user);
         continue;
       }
-      if (!isa_and_nonnull<scf::ParallelOp, gpu::LaunchOp>(top) ||
-          top == user)
+      if (!isa_and_nonnull<scf::ParallelOp, gpu::LaunchOp>(top) || top == user)
         return;
       Operation *kernel = top;
       if (!llvm::is_contained(kernels, kernel))
