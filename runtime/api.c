@@ -152,6 +152,11 @@ const char *mlxrt_instance_device_name(const mlxrt_instance *instance) {
   return mlxrt_device_description(instance->dev);
 }
 
+mlxrt_status mlxrt_instance_synchronize(mlxrt_instance *instance,
+                                        mlxrt_error *err) {
+  return mlxrt_device_synchronize(instance->dev, err);
+}
+
 //===----------------------------------------------------------------------===//
 // Arrays
 //===----------------------------------------------------------------------===//
@@ -286,6 +291,8 @@ mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
 mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
                                size_t nbytes, mlxrt_error *err) {
   mlxrt_status st = checkSize(array, nbytes, err);
+  if (st == MLXRT_OK)
+    st = mlxrt_device_before_host_write(array->inst->dev, array->data, err);
   if (st == MLXRT_OK && nbytes)
     memcpy(array->data, src, nbytes);
   if (st == MLXRT_OK)
@@ -302,8 +309,12 @@ mlxrt_status mlxrt_array_map(mlxrt_array *array, mlxrt_access access,
                       "unknown access %d (expected MLXRT_ACCESS_READ, _WRITE "
                       "or _READ_WRITE)",
                       (int)access);
+  mlxrt_status st = MLXRT_OK;
+  if (access & MLXRT_ACCESS_WRITE)
+    st = mlxrt_device_before_host_write(array->inst->dev, array->data, err);
   // Written bytes may be only some of them: the others must be current too.
-  mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
+  if (st == MLXRT_OK)
+    st = mlxrt_device_to_host(array->inst->dev, array->data, err);
   if (st != MLXRT_OK)
     return st;
   if (access & MLXRT_ACCESS_WRITE)
@@ -451,6 +462,9 @@ mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
 void mlxrt_model_close(mlxrt_model *model) {
   if (!model)
     return;
+  // Its code and buffers go: nothing of it may still run. A failure of its
+  // calls is not reported here (mlxrt_instance_synchronize reports it).
+  mlxrt_device_synchronize(model->inst->dev, NULL);
   for (size_t k = 0; model->results && k < model->sig.num_outputs; ++k)
     mlxrt_array_release(model->results[k]);
   free(model->results);
@@ -664,7 +678,9 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
     st = mlxrt_device_run_resident(dev, m->entry, m->args, num_inputs,
                                    num_outputs, err);
   } else {
-    // The CPU variant reads and writes the host's view of the buffers.
+    // The CPU variant reads and writes the host's view of the buffers, once
+    // no call on the device uses them.
+    st = mlxrt_device_synchronize(dev, err);
     for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k)
       st = mlxrt_device_to_host(dev, m->args[k], err);
     if (st == MLXRT_OK) {

@@ -722,6 +722,9 @@ static int execute(Run *run, FILE *out, FILE *errs) {
     if (st == MLXRT_OK)
       st = mlxrt_model_call(run->model, run->inputs, sig->num_inputs,
                             run->outputs, sig->num_outputs, &err);
+    // Each call's own time, and its failure, before the next.
+    if (st == MLXRT_OK)
+      st = mlxrt_instance_synchronize(run->inst, &err);
     double ms = run->trace.programMs;
     if (run->opts.cold && st == MLXRT_OK) {
       st = touchOutputs(run, &movedBytes, &err);

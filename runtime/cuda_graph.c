@@ -36,6 +36,8 @@ static void releaseGraphMemory(mlxrt_cuda_device *dev, unsigned id) {
 }
 
 static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
+  if (g->exec || g->id) // The graph or its memory may be in use.
+    mlxrt_cuda_wait_runs(dev, dev->enqueued);
   if (g->exec)
     dev->drv->graphExecDestroy(g->exec);
   g->exec = NULL;

@@ -80,6 +80,7 @@ enum {
   CU_MEM_LOCATION_TYPE_HOST = 0x2,
   CU_DEVICE_CPU = -1, ///< The host, for the old cuMemPrefetchAsync.
   CU_STREAM_DEFAULT = 0x0,
+  CU_STREAM_NON_BLOCKING = 0x1,
   CU_EVENT_DEFAULT = 0x0,
   /// Other threads may use the driver while the stream captures.
   CU_STREAM_CAPTURE_MODE_RELAXED = 2,
@@ -145,6 +146,8 @@ enum {
   X(cuMemGetInfo_v2, (size_t * free, size_t * total))                          \
   X(cuMemcpyHtoD_v2, (CUdeviceptr dst, const void *src, size_t bytes))         \
   X(cuMemcpyDtoH_v2, (void *dst, CUdeviceptr src, size_t bytes))               \
+  X(cuMemcpyDtoHAsync_v2,                                                      \
+    (void *dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
   X(cuMemcpyAsync,                                                             \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \
   X(cuEventCreate, (CUevent * event, unsigned int flags))                      \
@@ -262,6 +265,10 @@ typedef struct mlxrt_cuda_alloc {
   bool hostTouched, inRun;
   /// Graph memory: the id of the graph it belongs to (mlxrt_cuda_graph).
   unsigned graph;
+  /// The last run (dev->enqueued numbering) that took the buffer, and the
+  /// last that wrote it: the host waits for those before it writes or frees
+  /// the buffer, and before it reads it.
+  uint64_t lastUse, lastWrite;
   /// Copy mode, resident runs (the instance API): the host copy has bytes
   /// the device copy lacks (new buffers, host writes), or the device copy
   /// has bytes the host copy lacks (an output not read back yet). Each is
@@ -309,6 +316,18 @@ typedef struct mlxrt_cuda_upload {
 
 enum { MLXRT_CUDA_ALLOC_HINTS = 1024 };
 
+/// How many runs may be enqueued and not yet waited for.
+#define MLXRT_CUDA_RUNS_IN_FLIGHT 4
+
+/// One enqueued run: events around its phases on the stream (`placed`
+/// before its inputs move, `start` and `stop` around the program), and what
+/// its trace reports once it ended.
+typedef struct mlxrt_cuda_run_slot {
+  CUevent placed, start, stop;
+  double outputsMs;  ///< Host time of the bookkeeping after the launch.
+  bool traceOutputs; ///< Report outputsMs (resident runs) when retired.
+} mlxrt_cuda_run_slot;
+
 typedef struct mlxrt_cuda_device {
   mlxrt_device base;
   const mlxrt_cuda_driver *drv;
@@ -316,7 +335,15 @@ typedef struct mlxrt_cuda_device {
   CUdevice device;
   CUcontext ctx;   ///< The primary context, retained while the device is open.
   CUstream stream; ///< The one stream every launch of the program uses.
-  CUevent start, stop;
+  /// Reads of arrays: a non-blocking stream, so that a read waits for the
+  /// run that wrote the array, not for the runs enqueued after it.
+  CUstream readStream;
+  /// Runs of the instance API return once enqueued: run number `enqueued`
+  /// (from 1) is in slot enqueued % MLXRT_CUDA_RUNS_IN_FLIGHT until it is
+  /// retired (its end waited for, its trace reported); runs up to `retired`
+  /// are. A buffer remembers the last run that used it and that wrote it.
+  mlxrt_cuda_run_slot runs[MLXRT_CUDA_RUNS_IN_FLIGHT];
+  uint64_t enqueued, retired;
   /// Buffers are managed memory, prefetched to the device before a run and
   /// back after it. Otherwise (no concurrent managed access, or
   /// MLXRT_NO_UNIFIED=1) a buffer is host memory plus a device copy, copied
@@ -475,6 +502,10 @@ void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
 /// once the graph exists. False (recorded) when out of memory.
 bool mlxrt_cuda_capture_upload(mlxrt_cuda_device *dev, CUdeviceptr dst,
                                const void *src, size_t bytes);
+
+/// Waits for the enqueued runs up to number `run` (dev->enqueued counts
+/// them) and reports their trace; a failure is recorded (device_cuda.c).
+void mlxrt_cuda_wait_runs(mlxrt_cuda_device *dev, uint64_t run);
 
 /// Frees every allocation of `kind` (device_cuda.c).
 void mlxrt_cuda_release_kind(mlxrt_cuda_device *dev,

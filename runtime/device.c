@@ -115,6 +115,16 @@ void mlxrt_device_host_wrote(mlxrt_device *dev, void *p) {
     dev->ops->hostWrote(dev, p);
 }
 
+mlxrt_status mlxrt_device_before_host_write(mlxrt_device *dev, void *p,
+                                            mlxrt_error *err) {
+  return dev->ops->beforeHostWrite ? dev->ops->beforeHostWrite(dev, p, err)
+                                   : MLXRT_OK;
+}
+
+mlxrt_status mlxrt_device_synchronize(mlxrt_device *dev, mlxrt_error *err) {
+  return dev->ops->synchronize ? dev->ops->synchronize(dev, err) : MLXRT_OK;
+}
+
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err) {
   return dev->ops->prepare ? dev->ops->prepare(dev, matmul, err) : MLXRT_OK;

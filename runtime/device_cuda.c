@@ -289,6 +289,18 @@ bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer) {
 /// Frees the intermediates and sinks a run left behind (graph memory stays
 /// with its graph); intermediates become spares where they are kept.
 static void releaseIntermediates(mlxrt_cuda_device *dev) {
+  bool waited = false;
+  for (size_t i = dev->numAllocs; i-- > 0;) {
+    mlxrt_cuda_alloc *a = &dev->allocs[i];
+    bool kept = a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates &&
+                !dev->failed;
+    bool freed = !kept && (a->kind == MLXRT_CUDA_INTERMEDIATE ||
+                           a->kind == MLXRT_CUDA_SINK);
+    if (freed && !waited) { // Not under a kernel still running.
+      mlxrt_cuda_wait_runs(dev, dev->enqueued);
+      waited = true;
+    }
+  }
   for (size_t i = dev->numAllocs; i-- > 0;) {
     mlxrt_cuda_alloc *a = &dev->allocs[i];
     if (a->kind == MLXRT_CUDA_INTERMEDIATE && dev->keepIntermediates &&
@@ -423,6 +435,9 @@ static void cudaFree(mlxrt_device *base, void *p) {
     // reuse; freeing a buffer it does not use leaves it (the instance API
     // frees arrays the caller dropped between calls).
     mlxrt_cuda_alloc *a = findAlloc(dev, p);
+    if (a)
+      mlxrt_cuda_wait_runs(dev, a->lastUse);
+    a = findAlloc(dev, p);
     if (a)
       mlxrt_cuda_graph_forget_buffer(
           dev, dev->unified ? a->key : (void *)(uintptr_t)a->ptr);
@@ -592,6 +607,56 @@ static void moveIn(mlxrt_cuda_device *dev, void **args, size_t numInputs,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Runs in flight
+//===----------------------------------------------------------------------===//
+
+static void traceMs(mlxrt_cuda_device *dev, mlxrt_trace_kind kind, double ms) {
+  mlxrt_trace_event event = {kind, ms, "", 0};
+  dev->trace(dev->traceUser, &event);
+}
+
+/// The time between two events of a slot (0 where the driver cannot say).
+static float elapsed(mlxrt_cuda_device *dev, CUevent from, CUevent to) {
+  float ms = 0;
+  if (dev->drv->eventElapsedTime(&ms, from, to) != CUDA_SUCCESS)
+    ms = 0;
+  return ms;
+}
+
+void mlxrt_cuda_wait_runs(mlxrt_cuda_device *dev, uint64_t run) {
+  if (run > dev->enqueued)
+    run = dev->enqueued;
+  while (dev->retired < run) {
+    uint64_t n = ++dev->retired;
+    mlxrt_cuda_run_slot *slot = &dev->runs[n % MLXRT_CUDA_RUNS_IN_FLIGHT];
+    // After a failure the context is synchronized (or dead): nothing to time.
+    if (dev->failed ||
+        !mlxrt_cuda_check(dev, dev->drv->cuEventSynchronize(slot->stop),
+                          "cuEventSynchronize after kernel '%s'",
+                          dev->lastKernel ? dev->lastKernel : "(none)") ||
+        !dev->trace)
+      continue;
+    traceMs(dev, MLXRT_TRACE_INPUTS_PLACED,
+            elapsed(dev, slot->placed, slot->start));
+    traceMs(dev, MLXRT_TRACE_PROGRAM, elapsed(dev, slot->start, slot->stop));
+    if (slot->traceOutputs)
+      traceMs(dev, MLXRT_TRACE_OUTPUTS_PLACED, slot->outputsMs);
+  }
+}
+
+/// Copies device bytes to the host once the runs that write them ended, on
+/// the read stream: not behind the runs enqueued since.
+static bool copyToHost(mlxrt_cuda_device *dev, void *dst, CUdeviceptr src,
+                       size_t bytes, const char *what) {
+  return mlxrt_cuda_check(
+             dev,
+             dev->drv->cuMemcpyDtoHAsync_v2(dst, src, bytes, dev->readStream),
+             "cuMemcpyDtoHAsync_v2 of %s (%zu bytes)", what, bytes) &&
+         mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->readStream),
+                          "cuStreamSynchronize after copying %s", what);
+}
+
 /// Makes the outputs readable on the host; the stream is idle afterwards.
 static void moveOut(mlxrt_cuda_device *dev, void **args, size_t numInputs,
                     size_t numArgs) {
@@ -654,35 +719,48 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
   if (resident && dev->unified && dev->concurrentManaged)
     keepReusedOnDevice(dev, args, numInputs, numArgs);
   mlxrt_cuda_graph_select(dev, entry, programArgs, numArgs);
-  double t0 = dev->trace ? mlxrt_now_ms() : 0;
-  mlxrt_trace_event event = {MLXRT_TRACE_INPUTS_PLACED, 0, "", 0};
-  moveIn(dev, args, numInputs, numArgs,
-         mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs),
-         resident);
-  if (dev->trace && !dev->failed) {
-    drv->cuStreamSynchronize(dev->stream);
-    event.ms = mlxrt_now_ms() - t0;
-    dev->trace(dev->traceUser, &event);
-  }
+  bool replaced =
+      mlxrt_cuda_graph_replaces_run(dev, entry, programArgs, numArgs);
+  // A replay only enqueues. Any other run's host code may touch buffers
+  // (or capture the stream): the runs before it end first.
+  if (!resident || !replaced || dev->graph.state != MLXRT_GRAPH_READY)
+    mlxrt_cuda_wait_runs(dev, dev->enqueued);
+  uint64_t run = dev->enqueued + 1;
+  if (run > dev->retired + MLXRT_CUDA_RUNS_IN_FLIGHT)
+    mlxrt_cuda_wait_runs(dev, run - MLXRT_CUDA_RUNS_IN_FLIGHT);
+  mlxrt_cuda_run_slot *slot = &dev->runs[run % MLXRT_CUDA_RUNS_IN_FLIGHT];
+  slot->traceOutputs = false;
+  if (dev->trace && !dev->failed)
+    mlxrt_cuda_check(dev, drv->cuEventRecord(slot->placed, dev->stream),
+                     "cuEventRecord");
+  moveIn(dev, args, numInputs, numArgs, replaced, resident);
   if (!dev->failed &&
-      mlxrt_cuda_check(dev, drv->cuEventRecord(dev->start, dev->stream),
+      mlxrt_cuda_check(dev, drv->cuEventRecord(slot->start, dev->stream),
                        "cuEventRecord")) {
     Active = dev;
     mlxrt_cuda_graph_run(dev, entry, programArgs, numArgs);
     Active = NULL;
   }
+  if (!dev->failed)
+    mlxrt_cuda_check(dev, drv->cuEventRecord(slot->stop, dev->stream),
+                     "cuEventRecord");
+  dev->enqueued = run;
+  for (size_t i = 0; i < numArgs; ++i) {
+    mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
+    a->lastUse = run;
+    if (i >= numInputs)
+      a->lastWrite = run;
+  }
   float ms = 0;
-  if (!dev->failed &&
-      mlxrt_cuda_check(dev, drv->cuEventRecord(dev->stop, dev->stream),
-                       "cuEventRecord") &&
-      mlxrt_cuda_check(dev, drv->cuEventSynchronize(dev->stop),
-                       "cuEventSynchronize after kernel '%s'",
-                       dev->lastKernel ? dev->lastKernel : "(none)"))
-    mlxrt_cuda_check(dev, drv->eventElapsedTime(&ms, dev->start, dev->stop),
-                     "cuEventElapsedTime");
   double t1 = dev->trace ? mlxrt_now_ms() : 0;
-  if (!dev->failed && !resident)
-    moveOut(dev, args, numInputs, numArgs);
+  if (!resident) {
+    mlxrt_cuda_wait_runs(dev, run);
+    if (!dev->failed)
+      ms = elapsed(dev, slot->start, slot->stop);
+    t1 = dev->trace ? mlxrt_now_ms() : 0;
+    if (!dev->failed)
+      moveOut(dev, args, numInputs, numArgs);
+  }
   for (size_t i = 0; resident && i < numArgs; ++i) {
     mlxrt_cuda_alloc *a = findAlloc(dev, args[i]);
     a->hostTouched = false;
@@ -699,16 +777,18 @@ static mlxrt_status runOn(mlxrt_device *base, mlxrt_entry_fn entry, void **args,
       a->where = MLXRT_CUDA_ANYWHERE;
   }
   if (dev->trace && !dev->failed) {
-    event.kind = MLXRT_TRACE_PROGRAM;
-    event.ms = ms;
-    dev->trace(dev->traceUser, &event);
-    event.kind = MLXRT_TRACE_OUTPUTS_PLACED;
-    event.ms = mlxrt_now_ms() - t1;
-    dev->trace(dev->traceUser, &event);
+    // A resident run's trace comes when it is waited for.
+    if (resident) {
+      slot->outputsMs = mlxrt_now_ms() - t1;
+      slot->traceOutputs = true;
+    } else {
+      traceMs(dev, MLXRT_TRACE_OUTPUTS_PLACED, mlxrt_now_ms() - t1);
+    }
   }
   if (dev->failed) { // Nothing may still run on memory about to be freed.
     drv->cuCtxSynchronize();
     mlxrt_cuda_graph_reset(dev);
+    dev->retired = dev->enqueued;
   }
   releaseIntermediates(dev);
   free(programArgs);
@@ -738,14 +818,15 @@ static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "not a buffer of %s",
                       dev->base.description);
   hostTouched(a);
-  bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
-                           : a->deviceNewer;
-  if (!move)
-    return MLXRT_OK;
   mlxrt_status st = makeCurrent(dev, err);
   if (st != MLXRT_OK)
     return st;
   resetFailure(dev);
+  mlxrt_cuda_wait_runs(dev, a->lastWrite);
+  bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
+                           : a->deviceNewer;
+  if (!move || dev->failed)
+    return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
   if (dev->unified) {
     if (mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, "an array") > 0)
       traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
@@ -753,9 +834,7 @@ static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
       mlxrt_cuda_check(dev, dev->drv->cuStreamSynchronize(dev->stream),
                        "cuStreamSynchronize after moving an array to the "
                        "host");
-  } else if (mlxrt_cuda_check(
-                 dev, dev->drv->cuMemcpyDtoH_v2(a->host, a->ptr, a->bytes),
-                 "cuMemcpyDtoH_v2 of an array (%zu bytes)", a->bytes)) {
+  } else if (copyToHost(dev, a->host, a->ptr, a->bytes, "an array")) {
     a->deviceNewer = false;
     traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
   }
@@ -787,7 +866,6 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "not a buffer of %s of at least %zu bytes",
                       dev->base.description, nbytes);
-  hostTouched(a);
   // Copy mode keeps a host copy: made current once, it serves every read.
   // A large unified array moves to the host once as well.
   if (!dev->unified || a->bytes > MaxCopiedReadBytes) {
@@ -796,18 +874,47 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
       memcpy(dst, p, nbytes);
     return st;
   }
-  if (a->hostResident || a->where == MLXRT_CUDA_ON_HOST || nbytes == 0) {
-    memcpy(dst, p, nbytes);
-    return MLXRT_OK;
-  }
+  hostTouched(a);
   mlxrt_status st = makeCurrent(dev, err);
   if (st != MLXRT_OK)
     return st;
   resetFailure(dev);
+  mlxrt_cuda_wait_runs(dev, a->lastWrite);
+  if (dev->failed)
+    return takeFailure(dev, err);
+  if (a->hostResident || a->where == MLXRT_CUDA_ON_HOST || nbytes == 0) {
+    memcpy(dst, p, nbytes);
+    return MLXRT_OK;
+  }
   // A copy: the buffer stays where the next run wants it.
-  if (mlxrt_cuda_check(dev, dev->drv->cuMemcpyDtoH_v2(dst, a->ptr, nbytes),
-                       "cuMemcpyDtoH_v2 of an array (%zu bytes)", nbytes))
+  if (copyToHost(dev, dst, a->ptr, nbytes, "an array"))
     traceTransfer(dev, MLXRT_TRACE_TO_HOST, nbytes, "array (read)");
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
+static mlxrt_status cudaBeforeHostWrite(mlxrt_device *base, void *p,
+                                        mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  mlxrt_cuda_alloc *a = findAlloc(dev, p);
+  if (!a || a->lastUse <= dev->retired)
+    return MLXRT_OK;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  mlxrt_cuda_wait_runs(dev, a->lastUse);
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
+static mlxrt_status cudaSynchronize(mlxrt_device *base, mlxrt_error *err) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  if (dev->retired == dev->enqueued)
+    return MLXRT_OK;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  mlxrt_cuda_wait_runs(dev, dev->enqueued);
   return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
 }
 
@@ -827,15 +934,21 @@ static void cudaDestroy(mlxrt_device *base) {
   mlxrt_cublaslt_load_wait(dev);
   if (dev->ctx && makeCurrent(dev, NULL) == MLXRT_OK) {
     drv->cuCtxSynchronize();
+    dev->retired = dev->enqueued;
     mlxrt_cuda_graph_reset_all(dev);
     mlxrt_cublaslt_release(dev);
     mlxrt_cuda_unload_modules(dev);
     while (dev->numAllocs)
       releaseAlloc(dev, &dev->allocs[dev->numAllocs - 1]);
-    if (dev->stop)
-      drv->cuEventDestroy_v2(dev->stop);
-    if (dev->start)
-      drv->cuEventDestroy_v2(dev->start);
+    for (size_t i = 0; i < MLXRT_CUDA_RUNS_IN_FLIGHT; ++i) {
+      mlxrt_cuda_run_slot *slot = &dev->runs[i];
+      CUevent events[] = {slot->placed, slot->start, slot->stop};
+      for (size_t e = 0; e < 3; ++e)
+        if (events[e])
+          drv->cuEventDestroy_v2(events[e]);
+    }
+    if (dev->readStream)
+      drv->cuStreamDestroy_v2(dev->readStream);
     if (dev->stream)
       drv->cuStreamDestroy_v2(dev->stream);
   }
@@ -846,8 +959,10 @@ static void cudaDestroy(mlxrt_device *base) {
 }
 
 static const mlxrt_device_ops CudaOps = {
-    cudaAlloc,  cudaFree,      cudaRun,     cudaDestroy, cudaRunResident,
-    cudaToHost, cudaHostWrote, cudaPrepare, cudaRead};
+    cudaAlloc,           cudaFree,        cudaRun,
+    cudaDestroy,         cudaRunResident, cudaToHost,
+    cudaHostWrote,       cudaPrepare,     cudaRead,
+    cudaBeforeHostWrite, cudaSynchronize};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,
@@ -920,10 +1035,17 @@ mlxrt_status mlxrt_cuda_device_create(int ordinal,
        mlxrt_cuda_check(dev,
                         drv->cuStreamCreate(&dev->stream, CU_STREAM_DEFAULT),
                         "cuStreamCreate") &&
-       mlxrt_cuda_check(dev, drv->cuEventCreate(&dev->start, CU_EVENT_DEFAULT),
-                        "cuEventCreate") &&
-       mlxrt_cuda_check(dev, drv->cuEventCreate(&dev->stop, CU_EVENT_DEFAULT),
-                        "cuEventCreate");
+       mlxrt_cuda_check(
+           dev, drv->cuStreamCreate(&dev->readStream, CU_STREAM_NON_BLOCKING),
+           "cuStreamCreate");
+  for (size_t i = 0; ok && i < MLXRT_CUDA_RUNS_IN_FLIGHT; ++i) {
+    mlxrt_cuda_run_slot *slot = &dev->runs[i];
+    CUevent *events[] = {&slot->placed, &slot->start, &slot->stop};
+    for (size_t e = 0; ok && e < 3; ++e)
+      ok =
+          mlxrt_cuda_check(dev, drv->cuEventCreate(events[e], CU_EVENT_DEFAULT),
+                           "cuEventCreate");
+  }
   if (!ok) {
     st = takeFailure(dev, err);
     mlxrt_error_prefix(err, "no CUDA device: ");

@@ -247,6 +247,11 @@ typedef struct mlxrt_device_ops {
   /// copied out instead and stay where they are.
   mlxrt_status (*read)(mlxrt_device *dev, void *p, void *dst, size_t nbytes,
                        mlxrt_error *err);
+  /// Runs of the instance API may still run when runResident returns (NULL:
+  /// they never do): waits for the runs that use buffer p before the host
+  /// writes it, and for every run. A failure of those runs is returned.
+  mlxrt_status (*beforeHostWrite)(mlxrt_device *dev, void *p, mlxrt_error *err);
+  mlxrt_status (*synchronize)(mlxrt_device *dev, mlxrt_error *err);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -277,6 +282,9 @@ mlxrt_status mlxrt_device_run_resident(mlxrt_device *dev, mlxrt_entry_fn entry,
                                        size_t num_outputs, mlxrt_error *err);
 mlxrt_status mlxrt_device_to_host(mlxrt_device *dev, void *p, mlxrt_error *err);
 void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
+mlxrt_status mlxrt_device_before_host_write(mlxrt_device *dev, void *p,
+                                            mlxrt_error *err);
+mlxrt_status mlxrt_device_synchronize(mlxrt_device *dev, mlxrt_error *err);
 mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
                                size_t nbytes, mlxrt_error *err);
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,

@@ -115,6 +115,11 @@ void mlxrt_instance_destroy(mlxrt_instance *instance);
 mlxrt_device_kind mlxrt_instance_device_kind(const mlxrt_instance *instance);
 /// "cpu", "cuda:0 (NVIDIA H200)".
 const char *mlxrt_instance_device_name(const mlxrt_instance *instance);
+/// Waits until every call made on the instance has ended, and reports
+/// their trace events and the first failure among them (see
+/// mlxrt_model_call).
+mlxrt_status mlxrt_instance_synchronize(mlxrt_instance *instance,
+                                        mlxrt_error *err);
 
 //===----------------------------------------------------------------------===//
 // Models
@@ -273,6 +278,15 @@ void mlxrt_npy_files_close(mlxrt_npy_files *files);
 /// given for two outputs: MLXRT_ERROR_INVALID_ARGUMENT or
 /// MLXRT_ERROR_MISMATCH with a message that names the input or output, and
 /// nothing changed.
+///
+/// On a GPU, a call whose program replays as a CUDA graph returns once it
+/// is enqueued, and the host goes on while it runs (as mx.async_eval):
+/// reading, mapping or saving an array waits for the calls that write it;
+/// writing, mapping for writing or releasing it, for the calls that use it.
+/// So a decode loop that reads the token of step n after enqueuing step
+/// n + 1 (given another array for its output) keeps the GPU busy. A failure
+/// on the device, and the call's trace events, come with the first of
+/// those (or mlxrt_instance_synchronize) that waits for the call.
 mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
                               size_t num_inputs, mlxrt_array **outputs,
                               size_t num_outputs, mlxrt_error *err);

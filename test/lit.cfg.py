@@ -40,7 +40,10 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("libdevice")
 
-# The host stand-in of libcuda and libcublasLt (test/Runtime/FakeCuda.c).
+# The host stand-in of libcuda and libcublasLt (test/Runtime/FakeCuda.c),
+# with its stream's work deferred until a synchronization reaches it, as on
+# a busy GPU.
+config.environment["FAKE_CUDA_DEFERRED"] = "1"
 config.substitutions.append(
     ("%fakecuda", os.path.join(config.mlxc_obj_root, "unittests", "Runtime",
                                "libmlxrt_fake_cuda.so")))

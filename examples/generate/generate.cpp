@@ -288,12 +288,28 @@ int main(int argc, char **argv) try {
     prefill.call();
   }
   std::vector<int32_t> out = {readToken(tokens)};
+  // Decode step k reads its token from one array and writes the next into
+  // the other; step k + 1 is enqueued before the token of step k is read,
+  // so that the GPU does not wait for the host between steps (the read
+  // waits for step k only).
+  Handle<mlxrt_array> spare = zeros(inst.get(), decode.type("tokens"));
+  mlxrt_array *turn[2] = {tokens, spare.get()};
+  auto enqueue = [&](long k) {
+    decode.set("tokens", turn[k % 2]);
+    decode.outputs[0] = turn[(k + 1) % 2];
+    decode.call();
+  };
   program = ProgramTime();
   double start = nowMs();
-  while (long(out.size()) < n) {
-    decode.call();
-    out.push_back(readToken(tokens));
+  long steps = n - 1;
+  if (steps > 0)
+    enqueue(0);
+  for (long k = 0; k < steps; ++k) {
+    if (k + 1 < steps)
+      enqueue(k + 1);
+    out.push_back(readToken(turn[(k + 1) % 2]));
   }
+  check(mlxrt_instance_synchronize(inst.get(), &err), err);
   double wall = nowMs() - start;
   if (timed && program.runs > 0)
     std::fprintf(stderr,

@@ -12,6 +12,10 @@
 // one (or records it, with its parameters copied, while capturing); a graph
 // launch runs the recorded launches, copies and products in order. Products
 // are float32 only, computed as cublasLtMatmul's documentation defines them.
+// With "deferred" set, the stream's work (and its events) waits in a queue
+// until a synchronization reaches it, as a GPU still busy would: a host
+// access that does not wait for it sees the old bytes. The stream created
+// non-blocking (the runtime's read stream) has no queue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +78,8 @@ static struct {
     {"concurrent", 1},         // concurrent managed access
     {"fail_instantiate", 0},
     {"unsupported_m", 0}, // a product with this cuBLASLt m is unsupported
+    {"deferred", 0},      // stream work waits until something synchronizes
+    {"pending", 0},       // operations waiting so
 };
 
 static long *var(const char *name) {
@@ -114,7 +120,7 @@ const char *fake_cuda_last_image(void) { return LastImage; }
 // Streams, capture and graphs
 //===----------------------------------------------------------------------===//
 
-typedef enum { NODE_KERNEL, NODE_COPY, NODE_GEMM } NodeKind;
+typedef enum { NODE_KERNEL, NODE_COPY, NODE_GEMM, NODE_EVENT } NodeKind;
 
 typedef struct {
   int transA, transB;
@@ -155,11 +161,39 @@ static CUresult record(const Node *n) {
   return OK;
 }
 
-/// Enqueues: runs now, or records while capturing.
+/// The stream's work not yet run (deferred mode).
+static Node *Pending;
+static int NumPending, CapPending;
+
+static void setPending(int n) {
+  NumPending = n;
+  *var("pending") = n;
+}
+
+/// Runs the first `n` waiting operations.
+static void runPending(int n) {
+  for (int i = 0; i < n; ++i)
+    runNode(&Pending[i]);
+  memmove(Pending, Pending + n, (size_t)(NumPending - n) * sizeof(Node));
+  setPending(NumPending - n);
+}
+
+static void drain(void) { runPending(NumPending); }
+
+/// Enqueues: runs now, records while capturing, or waits (deferred).
 static CUresult enqueue(const Node *n) {
   if (Capturing)
     return record(n);
-  runNode(n);
+  if (!*var("deferred")) {
+    runNode(n);
+    return OK;
+  }
+  if (NumPending == CapPending) {
+    CapPending = CapPending ? 2 * CapPending : 16;
+    Pending = realloc(Pending, (size_t)CapPending * sizeof(Node));
+  }
+  Pending[NumPending] = *n;
+  setPending(NumPending + 1);
   return OK;
 }
 
@@ -216,7 +250,7 @@ CUresult cuGraphLaunch(Graph *exec, void *stream) {
   ++*var("graph_launches");
   trace("graph launch", 12);
   for (int i = 0; i < exec->count; ++i)
-    runNode(&exec->nodes[i]);
+    enqueue(&exec->nodes[i]);
   return OK;
 }
 
@@ -262,6 +296,8 @@ static void traceImage(const void *image) {
 }
 
 CUresult cuInit(unsigned flags) {
+  if (getenv("FAKE_CUDA_DEFERRED"))
+    *var("deferred") = 1;
   const char *cc = getenv("FAKE_CUDA_CC");
   if (cc && strlen(cc) >= 2) {
     *var("cc_major") = atoi(cc) / 10;
@@ -321,7 +357,12 @@ CUresult cuCtxSetCurrent(void *ctx) {
   (void)ctx;
   return OK;
 }
-CUresult cuCtxSynchronize(void) { return refuseWhileCapturing(); }
+CUresult cuCtxSynchronize(void) {
+  CUresult r = refuseWhileCapturing();
+  if (r == OK)
+    drain();
+  return r;
+}
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
@@ -398,15 +439,21 @@ CUresult cuLaunchKernelEx(const LaunchConfig *c, KernelInfo *f, void **params,
                         c->blockDimY, c->blockDimZ, c->sharedMemBytes,
                         c->hStream, params, extra);
 }
+/// The stream of the program's work, and the non-blocking one.
+#define FAKE_STREAM ((void *)0x3)
+#define FAKE_READ_STREAM ((void *)0x5)
 CUresult cuStreamCreate(void **stream, unsigned flags) {
-  (void)flags;
-  *stream = (void *)0x3;
+  *stream = flags & 1 ? FAKE_READ_STREAM : FAKE_STREAM;
   return OK;
 }
 CUresult cuStreamSynchronize(void *stream) {
-  (void)stream;
+  if (stream == FAKE_READ_STREAM)
+    return OK;
   ++*var("syncs");
-  return refuseWhileCapturing();
+  CUresult r = refuseWhileCapturing();
+  if (r == OK)
+    drain();
+  return r;
 }
 CUresult cuStreamDestroy_v2(void *stream) {
   (void)stream;
@@ -452,6 +499,7 @@ CUresult cuMemAlloc_v2(uintptr_t *ptr, size_t bytes) {
 CUresult cuMemFree_v2(uintptr_t ptr) {
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
+  drain(); // As the driver, which waits for the device's work.
   for (size_t i = 0; i < sizeof(Allocs) / sizeof(Allocs[0]); ++i)
     if (Allocs[i].ptr == ptr)
       Allocs[i].ptr = 0;
@@ -464,15 +512,31 @@ CUresult cuMemGetInfo_v2(size_t *freeBytes, size_t *total) {
   *total = (size_t)1 << 35;
   return OK;
 }
+// The synchronous copies run on the legacy stream, which waits for the
+// program's (blocking) stream.
 CUresult cuMemcpyHtoD_v2(uintptr_t dst, const void *src, size_t bytes) {
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
+  drain();
   memcpy((void *)dst, src, bytes);
   return OK;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, uintptr_t src, size_t bytes) {
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
+  drain();
+  memcpy(dst, (const void *)src, bytes);
+  return OK;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uintptr_t src, size_t bytes,
+                              void *stream) {
+  if (stream != FAKE_READ_STREAM) {
+    Node n = {.kind = NODE_COPY,
+              .dst = dst,
+              .src = (const void *)src,
+              .bytes = bytes};
+    return enqueue(&n);
+  }
   memcpy(dst, (const void *)src, bytes);
   return OK;
 }
@@ -494,12 +558,22 @@ CUresult cuEventCreate(void **event, unsigned flags) {
   return OK;
 }
 CUresult cuEventRecord(void *event, void *stream) {
-  (void)event, (void)stream;
-  return refuseWhileCapturing();
+  (void)stream;
+  CUresult r = refuseWhileCapturing();
+  Node n = {.kind = NODE_EVENT, .dst = event};
+  if (r == OK && *var("deferred"))
+    enqueue(&n);
+  return r;
 }
+/// Runs the waiting operations up to the event's last record.
 CUresult cuEventSynchronize(void *event) {
-  (void)event;
-  return refuseWhileCapturing();
+  CUresult r = refuseWhileCapturing();
+  for (int i = NumPending; r == OK && i-- > 0;)
+    if (Pending[i].kind == NODE_EVENT && Pending[i].dst == event) {
+      runPending(i + 1);
+      break;
+    }
+  return r;
 }
 CUresult cuEventDestroy_v2(void *event) {
   free(event);
@@ -707,6 +781,8 @@ static void runNode(const Node *n) {
     break;
   case NODE_GEMM:
     gemm(&n->gemm, n->a, n->b, n->c, n->alpha, n->beta);
+    break;
+  case NODE_EVENT:
     break;
   }
 }

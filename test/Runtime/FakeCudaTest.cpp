@@ -117,6 +117,9 @@ protected:
       F.set(name, 0);
     F.set("cc_major", 9);
     F.set("cc_minor", 0);
+    // Work on the stream waits until a synchronization reaches it, as on a
+    // GPU that is busy: a host access that does not wait sees old bytes.
+    F.set("deferred", 1);
     Calls = 0;
     Block = 256;
     S = ProductShape();
@@ -729,6 +732,98 @@ TEST_P(FakeCuda, ApiDecodeLoopMovesOnlyTheRead) {
   EXPECT_EQ(t.toHost, toHost + 3); // the reads
   mlxrt_array_release(x);
   mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+void countPrograms(void *user, const mlxrt_trace_event *event) {
+  if (event->kind == MLXRT_TRACE_PROGRAM)
+    ++*static_cast<int *>(user);
+}
+
+// A call that replays its graph returns once enqueued. A decode loop that
+// enqueues step n + 1 before it reads the token of step n (the steps write
+// two arrays in turn) gets that token while step n + 1 still runs: the
+// read waits for the call that wrote the array, not for the ones after.
+TEST_P(FakeCuda, ApiReadWaitsOnlyForTheCallThatWrote) {
+  int programs = 0;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
+  opts.trace = countPrograms;
+  opts.trace_user = &programs;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  std::vector<float> xs(N, 1.0f), ys(N);
+  int64_t n = N;
+  mlxrt_array *state[2];
+  for (mlxrt_array *&a : state)
+    ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                                 N * sizeof(float), &a, &err),
+              MLXRT_OK);
+  const int steps = 8;
+  ASSERT_EQ(mlxrt_model_call(m, &state[0], 1, &state[1], 1, &err), MLXRT_OK);
+  float want = 6;
+  for (int step = 1; step <= steps; ++step) {
+    mlxrt_array *in = state[step % 2], *out = state[(step + 1) % 2];
+    if (step < steps)
+      ASSERT_EQ(mlxrt_model_call(m, &in, 1, &out, 1, &err), MLXRT_OK)
+          << err.message;
+    ASSERT_EQ(mlxrt_array_read(in, ys.data(), N * sizeof(float), &err),
+              MLXRT_OK)
+        << err.message;
+    EXPECT_EQ(ys[3], want) << "step " << step;
+    want *= 6;
+    // From the third pair of calls on, each replays its graph: the next
+    // step is still waiting when the token is read.
+    if (step >= 4 && step < steps)
+      EXPECT_GT(F.get("pending"), 0) << "step " << step;
+  }
+  EXPECT_EQ(F.get("pending"), 0);
+  ASSERT_EQ(mlxrt_instance_synchronize(inst, &err), MLXRT_OK);
+  EXPECT_EQ(programs, steps); // Every call's trace, once waited for.
+  for (mlxrt_array *a : state)
+    mlxrt_array_release(a);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+// The host writing an array waits for the calls that read it, and a model
+// closing waits for its calls.
+TEST_P(FakeCuda, ApiWriteWaitsForTheCallsThatUseTheArray) {
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
+  std::vector<float> xs(N, 1.0f), ys(N);
+  int64_t n = N;
+  mlxrt_array *x, *y;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, nullptr, 0, &y,
+                               &err),
+            MLXRT_OK);
+  for (int call = 0; call < 4; ++call) {
+    xs.assign(N, float(call + 1));
+    ASSERT_EQ(mlxrt_array_write(x, xs.data(), N * sizeof(float), &err),
+              MLXRT_OK);
+    ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  }
+  EXPECT_GT(F.get("pending"), 0); // The last call replays its graph.
+  xs.assign(N, 100.0f);
+  ASSERT_EQ(mlxrt_array_write(x, xs.data(), N * sizeof(float), &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[7], 24.0f); // 6 * 4, not 6 * 100.
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  mlxrt_model_close(m);
+  EXPECT_EQ(F.get("pending"), 0);
+  ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(ys[7], 600.0f);
+  mlxrt_array_release(x);
+  mlxrt_array_release(y);
   mlxrt_instance_destroy(inst);
 }
 
