@@ -22,6 +22,7 @@ struct mlxrt_instance {
   mlxrt_device *dev;
   mlxrt_trace_fn trace; ///< The options' callback (CPU calls report here).
   void *traceUser;
+  bool warmUp; ///< Models that may run on zeros do so when they open.
 };
 
 struct mlxrt_array {
@@ -91,6 +92,7 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
   inst->refs = 1;
   inst->trace = options->trace;
   inst->traceUser = options->trace_user;
+  inst->warmUp = !options->no_warm_up;
   const char *device = options->device;
   mlxrt_status st;
   if (!device || strcmp(device, "auto") == 0) {
@@ -353,6 +355,36 @@ mlxrt_status mlxrt_model_describe(const struct mlxrt_model_abi *linked,
   return MLXRT_OK;
 }
 
+/// Runs the model once with every input a view of one zeroed buffer and its
+/// own output arrays, untraced: the kernels it launches and the products'
+/// plans and cuBLASLt kernels are loaded, and the intermediates allocated,
+/// before the first call. Only for programs whose host code reads no
+/// buffer (the inputs are only read; zeros index in bounds).
+static mlxrt_status warmUp(mlxrt_model *m, mlxrt_error *err) {
+  int64_t bytes = 1;
+  for (size_t k = 0; k < m->sig.num_inputs; ++k)
+    if ((int64_t)m->sig.inputs[k].type.nbytes > bytes)
+      bytes = (int64_t)m->sig.inputs[k].type.nbytes;
+  mlxrt_array *zeros;
+  mlxrt_status st = mlxrt_array_create(m->inst, MLXRT_DTYPE_UINT8, 1, &bytes,
+                                       NULL, 0, &zeros, err);
+  if (st != MLXRT_OK)
+    return st;
+  size_t nin = m->sig.num_inputs, nout = m->sig.num_outputs;
+  for (size_t k = 0; k < nin; ++k)
+    m->args[k] = zeros->data;
+  for (size_t k = 0; k < nout; ++k)
+    m->args[nin + k] = m->results[k]->data;
+  mlxrt_device *dev = m->inst->dev;
+  mlxrt_device_set_trace(dev, NULL, NULL);
+  st = mlxrt_device_run_resident(dev, m->entry, m->args, nin, nout, err);
+  if (st == MLXRT_OK)
+    st = mlxrt_device_synchronize(dev, err);
+  mlxrt_device_set_trace(dev, m->inst->trace, m->inst->traceUser);
+  mlxrt_array_release(zeros);
+  return st;
+}
+
 mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
                               const struct mlxrt_model_abi *linked,
                               mlxrt_model **out, mlxrt_error *err) {
@@ -402,6 +434,14 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
       mlxrt_model_close(m);
       return st;
     }
+  }
+  if (m->onDevice && instance->warmUp &&
+      (linked->flags & MLXRT_MODEL_CAPTURABLE) &&
+      (st = warmUp(m, err)) != MLXRT_OK) {
+    mlxrt_error_prefix(err,
+                       "model '%s', running it once on zeros: ", linked->name);
+    mlxrt_model_close(m);
+    return st;
   }
   *out = m;
   return MLXRT_OK;

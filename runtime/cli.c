@@ -478,6 +478,9 @@ static void optionsFromEnv(mlxrt_instance_options *options) {
   options->memory =
       flagSet("MLXRT_NO_UNIFIED") ? MLXRT_MEMORY_COPY : MLXRT_MEMORY_AUTO;
   options->no_cuda_graphs = flagSet("MLXRT_NO_GRAPH");
+  // One call per process (or --repeat's own warm-up call): a run on zeros
+  // at opening would only add to it.
+  options->no_warm_up = 1;
   options->libcuda = pathOrNull("MLXRT_LIBCUDA");
   options->libcublaslt = pathOrNull("MLXRT_LIBCUBLASLT");
   options->cuda_home = pathOrNull("CUDA_HOME");

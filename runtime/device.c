@@ -125,6 +125,12 @@ mlxrt_status mlxrt_device_synchronize(mlxrt_device *dev, mlxrt_error *err) {
   return dev->ops->synchronize ? dev->ops->synchronize(dev, err) : MLXRT_OK;
 }
 
+void mlxrt_device_set_trace(mlxrt_device *dev, mlxrt_trace_fn trace,
+                            void *user) {
+  if (dev->ops->setTrace)
+    dev->ops->setTrace(dev, trace, user);
+}
+
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err) {
   return dev->ops->prepare ? dev->ops->prepare(dev, matmul, err) : MLXRT_OK;

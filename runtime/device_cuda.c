@@ -918,6 +918,12 @@ static mlxrt_status cudaSynchronize(mlxrt_device *base, mlxrt_error *err) {
   return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
 }
 
+static void cudaSetTrace(mlxrt_device *base, mlxrt_trace_fn trace, void *user) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  dev->trace = trace;
+  dev->traceUser = user;
+}
+
 static void cudaHostWrote(mlxrt_device *base, void *p) {
   mlxrt_cuda_alloc *a = findAlloc((mlxrt_cuda_device *)base, p);
   if (!a)
@@ -962,7 +968,7 @@ static const mlxrt_device_ops CudaOps = {
     cudaAlloc,           cudaFree,        cudaRun,
     cudaDestroy,         cudaRunResident, cudaToHost,
     cudaHostWrote,       cudaPrepare,     cudaRead,
-    cudaBeforeHostWrite, cudaSynchronize};
+    cudaBeforeHostWrite, cudaSynchronize, cudaSetTrace};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,

@@ -252,6 +252,8 @@ typedef struct mlxrt_device_ops {
   /// writes it, and for every run. A failure of those runs is returned.
   mlxrt_status (*beforeHostWrite)(mlxrt_device *dev, void *p, mlxrt_error *err);
   mlxrt_status (*synchronize)(mlxrt_device *dev, mlxrt_error *err);
+  /// Where the device reports its runs' phases and transfers (NULL: none).
+  void (*setTrace)(mlxrt_device *dev, mlxrt_trace_fn trace, void *user);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -285,6 +287,8 @@ void mlxrt_device_host_wrote(mlxrt_device *dev, void *p);
 mlxrt_status mlxrt_device_before_host_write(mlxrt_device *dev, void *p,
                                             mlxrt_error *err);
 mlxrt_status mlxrt_device_synchronize(mlxrt_device *dev, mlxrt_error *err);
+void mlxrt_device_set_trace(mlxrt_device *dev, mlxrt_trace_fn trace,
+                            void *user);
 mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
                                size_t nbytes, mlxrt_error *err);
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,

@@ -55,6 +55,10 @@ enum {
   /// The CUDA variant calls mlxrt_matmul: cuBLASLt is set up when the model
   /// opens.
   MLXRT_MODEL_USES_MATMUL = 1,
+  /// The CUDA variant's host code only enqueues work (it calls
+  /// mlxrt_graph_capturable): it reads no buffer, so a run on zeros is
+  /// safe, and the runtime makes one when the model opens.
+  MLXRT_MODEL_CAPTURABLE = 2,
 };
 
 /// Every GPU module mlxc builds defines this global: the names of its

@@ -91,6 +91,9 @@ typedef struct mlxrt_instance_options {
   const char *cuda_home;
   mlxrt_trace_fn trace; ///< NULL: no tracing.
   void *trace_user;     ///< Passed to trace.
+  /// Nonzero: a model does not run once on zeros when it opens (see
+  /// mlxrt_model_open), e.g. in a process that calls it once.
+  int no_warm_up;
 } mlxrt_instance_options;
 
 /// The defaults: device "auto", MLXRT_MEMORY_AUTO, graphs on, no trace.
@@ -141,8 +144,12 @@ mlxrt_status mlxrt_model_describe(const struct mlxrt_model_abi *linked,
 /// declares `mlxc_NAME_model` in its header; pass its address, or write
 /// MLXRT_LINKED_MODEL(NAME). What its first call would make is made here:
 /// its output buffers and, on a GPU, its kernels (the driver's JIT of the
-/// PTX) and cuBLASLt's handle and workspace. The intermediates of a call are
-/// kept for the next one, which allocates nothing.
+/// PTX) and cuBLASLt's handle and workspace. A model whose GPU code only
+/// enqueues work (mlxc says "capturable") also runs once on zeros, unless
+/// the options say no_warm_up: cuBLASLt picks and loads its kernels and the
+/// intermediates are allocated now, so that the first call is quick. The
+/// intermediates of a call are kept for the next one, which allocates
+/// nothing.
 mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
                               const struct mlxrt_model_abi *linked,
                               mlxrt_model **out, mlxrt_error *err);

@@ -31,4 +31,5 @@ cp "$ROOT/build/lib/libmlxrt.so" "$DIR/"
 c++ -O2 -std=c++17 -I"$DIR/include" -o "$DIR/generate" \
   "$ROOT/examples/generate/generate.cpp" -L"$DIR" -lmlxrt \
   -Wl,-rpath,'$ORIGIN'
-cp "$ROOT/bench/generate/make_weights.py" "$ROOT/bench/generate/run.sh" "$DIR/"
+cp "$ROOT/bench/generate/make_weights.py" "$ROOT/bench/generate/run.sh" \
+  "$ROOT/bench/generate/ab.sh" "$DIR/"

@@ -86,7 +86,8 @@ class _Options(ctypes.Structure):
                 ("libcuda", ctypes.c_char_p),
                 ("libcublaslt", ctypes.c_char_p),
                 ("cuda_home", ctypes.c_char_p),
-                ("trace", _TRACE_FN), ("trace_user", ctypes.c_void_p)]
+                ("trace", _TRACE_FN), ("trace_user", ctypes.c_void_p),
+                ("no_warm_up", ctypes.c_int)]
 
 
 _lib = None

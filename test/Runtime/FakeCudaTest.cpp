@@ -766,9 +766,10 @@ TEST_P(FakeCuda, ApiReadWaitsOnlyForTheCallThatWrote) {
   float want = 6;
   for (int step = 1; step <= steps; ++step) {
     mlxrt_array *in = state[step % 2], *out = state[(step + 1) % 2];
-    if (step < steps)
+    if (step < steps) {
       ASSERT_EQ(mlxrt_model_call(m, &in, 1, &out, 1, &err), MLXRT_OK)
           << err.message;
+    }
     ASSERT_EQ(mlxrt_array_read(in, ys.data(), N * sizeof(float), &err),
               MLXRT_OK)
         << err.message;
@@ -776,8 +777,9 @@ TEST_P(FakeCuda, ApiReadWaitsOnlyForTheCallThatWrote) {
     want *= 6;
     // From the third pair of calls on, each replays its graph: the next
     // step is still waiting when the token is read.
-    if (step >= 4 && step < steps)
+    if (step >= 4 && step < steps) {
       EXPECT_GT(F.get("pending"), 0) << "step " << step;
+    }
   }
   EXPECT_EQ(F.get("pending"), 0);
   ASSERT_EQ(mlxrt_instance_synchronize(inst, &err), MLXRT_OK);
@@ -916,6 +918,79 @@ TEST_P(FakeCuda, ApiPreparesAtOpenAndKeepsIntermediates) {
   EXPECT_EQ(F.get("handles"), 1);
   EXPECT_EQ(F.get("module_loads"), 1);
   mlxrt_array_release(x);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+}
+
+/// matmulEntry's product on the host.
+void matmulCpu(void **args) {
+  const float *a = static_cast<const float *>(args[0]);
+  const float *b = a + S.batch * S.m * S.k;
+  float *c = static_cast<float *>(args[1]);
+  for (int64_t p = 0; p < S.batch; ++p)
+    for (int64_t i = 0; i < S.m; ++i)
+      for (int64_t j = 0; j < S.n; ++j) {
+        float sum = 0;
+        for (int64_t l = 0; l < S.k; ++l)
+          sum += a[(p * S.m + i) * S.k + l] * b[j * S.k + l];
+        c[(p * S.m + i) * S.n + j] = sum;
+      }
+}
+
+// A model whose GPU code only enqueues work runs once on zeros when it
+// opens, untraced: its product's plan is made and its kernels loaded then,
+// and the first call makes nothing. Not with no_warm_up.
+TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
+  const mlxrt_model_abi products = {MLXRT_ABI_VERSION,
+                                    MLXRT_MODEL_USES_MATMUL |
+                                        MLXRT_MODEL_CAPTURABLE,
+                                    "products",
+                                    "entry products\n"
+                                    "input x float32 64\n"
+                                    "output y float32 64\n",
+                                    matmulCpu,
+                                    matmulEntry};
+  int programs = 0;
+  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
+  opts.trace = countPrograms;
+  opts.trace_user = &programs;
+  mlxrt_instance *inst;
+  mlxrt_model *m;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  F.set("heuristics", 0);
+  ASSERT_EQ(mlxrt_model_open(inst, &products, &m, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(Calls, 1);
+  EXPECT_EQ(F.get("products"), 1);
+  EXPECT_EQ(F.get("heuristics"), 2); // cuBLASLt's set-up, then the plan.
+  EXPECT_EQ(programs, 0);
+  std::vector<float> xs(N), ys(N), want(N);
+  for (unsigned i = 0; i < N; ++i)
+    xs[i] = float(int(i % 9) - 4);
+  void *cpuArgs[] = {xs.data(), want.data()};
+  matmulCpu(cpuArgs);
+  int64_t n = N;
+  mlxrt_array *x, *y = nullptr;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               N * sizeof(float), &x, &err),
+            MLXRT_OK);
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  int64_t count = S.batch * S.m * S.n;
+  EXPECT_EQ(std::vector<float>(ys.begin(), ys.begin() + count),
+            std::vector<float>(want.begin(), want.begin() + count));
+  EXPECT_EQ(F.get("heuristics"), 2);
+  EXPECT_EQ(programs, 1);
+  mlxrt_array_release(y);
+  mlxrt_array_release(x);
+  mlxrt_model_close(m);
+  mlxrt_instance_destroy(inst);
+
+  opts.no_warm_up = 1;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_model_open(inst, &products, &m, &err), MLXRT_OK);
+  EXPECT_EQ(Calls, 2);
   mlxrt_model_close(m);
   mlxrt_instance_destroy(inst);
 }

@@ -786,7 +786,7 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
                                     SmallVectorImpl<mlx::CompileUnit> &kernels,
                                     StringRef optionsKey, StringRef programKey,
                                     const mlx::ProgramSignature &signature,
-                                    StringRef model, bool usesMatmul,
+                                    StringRef model, uint32_t modelFlags,
                                     const char *argv0, TimingScope &timing) {
   // Only the model's own symbols leave the program's objects: two models
   // linked into one program share no other name (the kernels' are hidden
@@ -796,15 +796,15 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   mlx::CompileUnit &program = units.emplace_back();
   program.modules.push_back(module);
   std::string signatureText = signature.str();
-  program.prepare = [model = model.str(), exported, usesMatmul,
+  program.prepare = [model = model.str(), exported, modelFlags,
                      signatureText](llvm::Module &m) {
-    if (usesMatmul)
-      setModelFlags(m, model, MLXRT_MODEL_USES_MATMUL);
+    if (modelFlags)
+      setModelFlags(m, model, modelFlags);
     setSignatureText(m, model, signatureText);
     internalizeAllBut(m, exported);
   };
   mlx::computeUnitKey(program,
-                      (optionsKey + " uses-matmul " + Twine(usesMatmul) +
+                      (optionsKey + " model-flags " + Twine(modelFlags) +
                        " signature " + signatureText)
                           .str());
   if (cudaModule) {
@@ -1103,7 +1103,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return failure();
   }
   SmallVector<mlx::CompileUnit> units;
-  bool usesMatmul = false;
+  uint32_t modelFlags = 0;
   // The kernels compile on the pool while the CUDA variant is lowered.
   mlx::ObjectCompiler compiler(module, getCompileOptions(module));
   if (split) {
@@ -1183,7 +1183,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return success();
       });
     }
-    usesMatmul = cudaModule->lookupSymbol("mlxrt_matmul") != nullptr;
+    if (cudaModule->lookupSymbol("mlxrt_matmul"))
+      modelFlags |= MLXRT_MODEL_USES_MATMUL;
+    if (cudaModule->lookupSymbol("mlxrt_graph_capturable"))
+      modelFlags |= MLXRT_MODEL_CAPTURABLE;
     if (!split) {
       TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
       auto cudaLLVM =
@@ -1192,15 +1195,15 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return failure();
       if (Linker::linkModules(**llvmModule, std::move(*cudaLLVM)))
         return module.emitError() << "linking the CPU and CUDA variants failed";
-      if (usesMatmul)
-        setModelFlags(**llvmModule, model, MLXRT_MODEL_USES_MATMUL);
+      if (modelFlags)
+        setModelFlags(**llvmModule, model, modelFlags);
       setSignatureText(**llvmModule, model, signature->str());
     }
   }
   if (split)
     return compileAndLink(module, cuda ? *cudaModule : ModuleOp(), compiler,
                           units, optionsKey, programKey, *signature, model,
-                          usesMatmul, argv0, timing);
+                          modelFlags, argv0, timing);
   // Only the model's own symbols leave the object: two models linked into
   // one program share no other name.
   internalizeAllBut(**llvmModule, mlx::getExportedSymbols(model));
