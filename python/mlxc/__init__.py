@@ -129,6 +129,7 @@ def load_runtime(path=None):
         "mlxrt_instance_destroy": (None, [p]),
         "mlxrt_instance_device_kind": (i, [p]),
         "mlxrt_instance_device_name": (ctypes.c_char_p, [p]),
+        "mlxrt_instance_synchronize": (i, [p, err]),
         "mlxrt_model_load": (i, [p, ctypes.c_char_p, ctypes.POINTER(p), err]),
         "mlxrt_model_close": (None, [p]),
         "mlxrt_model_name": (ctypes.c_char_p, [p]),
@@ -426,6 +427,13 @@ class Instance:
     @property
     def device(self):
         return _lib.mlxrt_instance_device_name(self._handle).decode()
+
+    def synchronize(self):
+        """Waits for every call made so far (on a GPU a call returns once
+        enqueued; reading an array waits for the calls that write it)."""
+        err = _Err()
+        _check(_lib.mlxrt_instance_synchronize(self._handle,
+                                               ctypes.byref(err)), err)
 
     def load(self, path):
         """Opens a model made by mlxc --emit=shared (a file here, else what

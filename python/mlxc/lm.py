@@ -328,9 +328,22 @@ class Generator:
                               offset=state["offset"], outputs=outs,
                               **{n: state[n] for n in self.caches})
         result = [int(state["tokens"].numpy()[0, 0])]
-        for _ in range(max_tokens - 1):
-            self.decode.call(outputs=outs, **state)
-            result.append(int(state["tokens"].numpy()[0, 0]))
+        # Step k reads its token from one array and writes the next into the
+        # other; step k + 1 is enqueued before the token of step k is read
+        # (which waits for step k only), so the GPU does not wait for Python.
+        turn = [state["tokens"], self.decode.zeros("tokens")]
+
+        def enqueue(k):
+            self.decode.call(outputs=dict(outs, out0=turn[(k + 1) % 2]),
+                             **dict(state, tokens=turn[k % 2]))
+
+        steps = max_tokens - 1
+        if steps:
+            enqueue(0)
+        for k in range(steps):
+            if k + 1 < steps:
+                enqueue(k + 1)
+            result.append(int(turn[(k + 1) % 2].numpy()[0, 0]))
         return result
 
 

@@ -38,4 +38,10 @@ for memory in ("auto", "copy"):
     # call; each output moves to the host once, when read.
     assert events.count("to_device") == (4 if memory == "copy" else 0), events
     assert events.count("to_host") == 6, events
+    # A call may return before its program ends; synchronize waits for all
+    # (and so reports their trace).
+    outs = [m.call(xa, va) for _ in range(2)]
+    rt.synchronize()
+    assert events.count("program") == 5, events
+    assert np.array_equal(outs[1][0].numpy(), want[0])
     print(memory, "ok")
