@@ -476,12 +476,105 @@ static linalg::GenericOp getResidualAdd(Value acc, Operation *product,
   return add;
 }
 
-/// Products over larger right-hand sides keep beta = 0 and their sum kernel:
-/// with beta = 1 cuBLASLt chose a slower split-K kernel for W8's 90 MB down
-/// projection (24.7 us against 18 us, Nsight Compute on the H200,
-/// 2026-12-02), more than the launch it saves; for W9's 23 MB one it cost
-/// 0.25 us.
+/// Collects the inputs of linalg.generic ops after `product` that read the
+/// float32 accumulator `value` (directly or through reshapes), when each
+/// only rounds it (arith.truncf) to `dtype`; false for any other use.
+static bool collectRoundedReads(Value value, Value acc, Operation *product,
+                                Operation *fill, Type dtype,
+                                SmallVectorImpl<OpOperand *> &reads) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (value == acc &&
+        (user == product || user == fill || isa<memref::DeallocOp>(user)))
+      continue;
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      if (!collectRoundedReads(user->getResult(0), acc, product, fill, dtype,
+                               reads))
+        return false;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || !generic.hasPureBufferSemantics() ||
+        !generic.isDpsInput(&use) ||
+        generic->getBlock() != product->getBlock() ||
+        !product->isBeforeInBlock(generic))
+      return false;
+    BlockArgument arg = generic.getMatchingBlockArgument(&use);
+    if (arg.use_empty() || !llvm::all_of(arg.getUsers(), [&](Operation *op) {
+          auto trunc = dyn_cast<arith::TruncFOp>(op);
+          return trunc && trunc.getType() == dtype;
+        }))
+      return false;
+    reads.push_back(&use);
+  }
+  return true;
+}
+
+/// When every reader of the float32 accumulator `acc` (an allocation) of a
+/// half-precision product first rounds it to `dtype` (SwiGLU's silu(gate) *
+/// up of two products, a residual added after the rounding), the product
+/// can round it: this makes a `dtype` buffer for cuBLASLt to write, and the
+/// readers read it without their arith.truncf, so half the bytes cross
+/// memory twice. Returns the new buffer, or null (nothing changed).
+static Value roundForReaders(Value acc, Operation *product, Operation *fill,
+                             Type dtype) {
+  auto alloc = acc.getDefiningOp<memref::AllocOp>();
+  auto accType = cast<MemRefType>(acc.getType());
+  SmallVector<OpOperand *> reads;
+  if (!alloc || alloc->getNumOperands() != 0 ||
+      !accType.getLayout().isIdentity() ||
+      !collectRoundedReads(acc, acc, product, fill, dtype, reads) ||
+      reads.empty())
+    return {};
+  OpBuilder b(product);
+  auto type = MemRefType::get(accType.getShape(), dtype);
+  Value rounded = memref::AllocOp::create(b, alloc.getLoc(), type);
+  // The same reshapes of the new buffer for the readers.
+  IRMapping views;
+  views.map(acc, rounded);
+  std::function<Value(Value)> viewOf = [&](Value v) -> Value {
+    if (Value mapped = views.lookupOrNull(v))
+      return mapped;
+    Operation *def = v.getDefiningOp();
+    Value source = viewOf(def->getOperand(0));
+    OpBuilder vb(def);
+    Value view;
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      view = memref::ExpandShapeOp::create(
+          vb, def->getLoc(), expand.getResultType().getShape(), source,
+          expand.getReassociationIndices());
+    else
+      view = memref::CollapseShapeOp::create(
+          vb, def->getLoc(), source,
+          cast<memref::CollapseShapeOp>(def).getReassociationIndices());
+    views.map(v, view);
+    return view;
+  };
+  for (OpOperand *read : reads) {
+    auto generic = cast<linalg::GenericOp>(read->getOwner());
+    BlockArgument arg = generic.getMatchingBlockArgument(read);
+    read->set(viewOf(read->get()));
+    arg.setType(dtype);
+    for (Operation *trunc : llvm::make_early_inc_range(arg.getUsers())) {
+      trunc->getResult(0).replaceAllUsesWith(arg);
+      trunc->erase();
+    }
+  }
+  for (Operation *user : llvm::make_early_inc_range(acc.getUsers()))
+    if (isa<memref::DeallocOp>(user)) {
+      OpBuilder db(user);
+      memref::DeallocOp::create(db, user->getLoc(), rounded);
+    }
+  return rounded;
+}
+
+/// Products of a few rows (a decode step) over larger right-hand sides keep
+/// beta = 0 and their sum kernel: with beta = 1 cuBLASLt chose a slower
+/// split-K kernel for W8's 90 MB down projection of one row (24.7 us
+/// against 18 us, Nsight Compute on the H200, 2026-12-02), more than the
+/// launch it saves; for W9's 23 MB one it cost 0.25 us.
 static constexpr int64_t kMaxResidualWeightBytes = 32 << 20;
+static constexpr int64_t kMinResidualRowsAnyWeight = 64;
 
 /// Rewrites one product; false when it keeps its generated kernel.
 static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
@@ -581,9 +674,10 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   linalg::GenericOp residualAdd;
   Value residual;
   if (!rounding && dropFill && *cCode == kFloat32 && *abCode != kFloat32 &&
-      bType.getNumElements() *
-              (aType.getElementType().getIntOrFloatBitWidth() / 8) <=
-          kMaxResidualWeightBytes)
+      (batch * m >= kMinResidualRowsAnyWeight ||
+       bType.getNumElements() *
+               (aType.getElementType().getIntOrFloatBitWidth() / 8) <=
+           kMaxResidualWeightBytes))
     residualAdd = getResidualAdd(c, op, prev, aType.getElementType(), residual);
   if (residualAdd) {
     std::optional<MatrixOperand> out = getOperand(residual, batched, false);
@@ -594,6 +688,15 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
       flags |= kAccumulate;
     } else {
       residualAdd = {};
+    }
+  }
+  // Or every reader rounds it first: the product does.
+  if (!rounding && !residualAdd && dropFill && *cCode == kFloat32 &&
+      *abCode != kFloat32) {
+    if (Value rounded = roundForReaders(c, op, prev, aType.getElementType())) {
+      opC = getOperand(rounded, batched, false);
+      cCode = abCode;
+      assert(opC && "an identity buffer of the accumulator's shape");
     }
   }
   if (rounding) {

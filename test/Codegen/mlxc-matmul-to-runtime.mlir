@@ -448,3 +448,142 @@ func.func @residual_read_after(%x: memref<8x16xbf16>, %w: memref<16x16xbf16>, %o
   memref.copy %h, %keep : memref<8x16xbf16> to memref<8x16xbf16>
   return
 }
+
+// -----
+
+// Two bfloat16 products whose float32 results are only read rounded (SwiGLU:
+// silu(gate) * up, each rounded first, one through a reshape): each product
+// writes bfloat16 (code 10) into a new buffer, and the kernel reads those
+// without its arith.truncf.
+// CHECK-LABEL: func.func @rounded_readers(
+// CHECK:         %[[GATE:.+]] = memref.alloc() : memref<1x3x8xbf16>
+// CHECK:         %[[BF16:.+]] = arith.constant 10 : i32
+// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]],
+// CHECK:         %[[UP:.+]] = memref.alloc() : memref<1x3x8xbf16>
+// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]],
+// CHECK:         %[[UPVIEW:.+]] = memref.collapse_shape %[[UP]] {{\[\[}}0, 1], [2]] : memref<1x3x8xbf16> into memref<3x8xbf16>
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %[[UPVIEW]] : memref<3x8xbf16>, memref<3x8xbf16>)
+// CHECK-NEXT:    ^bb0(%[[G:.+]]: bf16, %[[U:.+]]: bf16, %{{.+}}: bf16):
+// CHECK-NOT:       arith.truncf %[[G]]
+// CHECK:           arith.extf %[[G]] : bf16 to f32
+// CHECK:           arith.extf %[[U]] : bf16 to f32
+// CHECK-DAG:     memref.dealloc %[[GATE]]
+// CHECK-DAG:     memref.dealloc %[[UP]]
+func.func @rounded_readers(%x: memref<1x3x8xbf16>, %wg: memref<1x8x8xbf16>, %wu: memref<1x8x8xbf16>, %out: memref<3x8xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.alloc() : memref<1x3x8xf32>
+  linalg.fill ins(%zero : f32) outs(%g : memref<1x3x8xf32>)
+  linalg.batch_matmul ins(%x, %wg : memref<1x3x8xbf16>, memref<1x8x8xbf16>) outs(%g : memref<1x3x8xf32>)
+  %u = memref.alloc() : memref<1x3x8xf32>
+  linalg.fill ins(%zero : f32) outs(%u : memref<1x3x8xf32>)
+  linalg.batch_matmul ins(%x, %wu : memref<1x3x8xbf16>, memref<1x8x8xbf16>) outs(%u : memref<1x3x8xf32>)
+  %gv = memref.collapse_shape %g [[0, 1], [2]] : memref<1x3x8xf32> into memref<3x8xf32>
+  %uv = memref.collapse_shape %u [[0, 1], [2]] : memref<1x3x8xf32> into memref<3x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%gv, %uv : memref<3x8xf32>, memref<3x8xf32>) outs(%out : memref<3x8xbf16>) {
+  ^bb0(%a: f32, %b: f32, %o: bf16):
+    %ta = arith.truncf %a : f32 to bf16
+    %tb = arith.truncf %b : f32 to bf16
+    %ea = arith.extf %ta : bf16 to f32
+    %eb = arith.extf %tb : bf16 to f32
+    %neg = arith.negf %ea : f32
+    %ex = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %ex, %one : f32
+    %silu = arith.divf %ea, %den : f32
+    %p = arith.mulf %silu, %eb : f32
+    %r = arith.truncf %p : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %g : memref<1x3x8xf32>
+  memref.dealloc %u : memref<1x3x8xf32>
+  return
+}
+
+// -----
+
+// One reader uses the float32 value itself (not rounded): the product keeps
+// writing float32.
+// CHECK-LABEL: func.func @unrounded_reader(
+// CHECK-DAG:     %[[F32:.+]] = arith.constant 11 : i32
+// CHECK:         call @mlxrt_matmul(%{{.+}}, %[[F32]],
+// CHECK:         arith.truncf
+func.func @unrounded_reader(%x: memref<1x3x8xbf16>, %wg: memref<1x8x4xbf16>, %out: memref<1x3x4xbf16>, %out2: memref<1x3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.alloc() : memref<1x3x4xf32>
+  linalg.fill ins(%zero : f32) outs(%g : memref<1x3x4xf32>)
+  linalg.batch_matmul ins(%x, %wg : memref<1x3x8xbf16>, memref<1x8x4xbf16>) outs(%g : memref<1x3x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%g : memref<1x3x4xf32>) outs(%out, %out2 : memref<1x3x4xbf16>, memref<1x3x4xf32>) {
+  ^bb0(%a: f32, %o: bf16, %o2: f32):
+    %t = arith.truncf %a : f32 to bf16
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %t, %s : bf16, f32
+  }
+  memref.dealloc %g : memref<1x3x4xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A residual after a product of one row over a 64 MiB weight (a decode
+// step's down projection): cuBLASLt keeps beta = 0 (flags 0), and the sum
+// stays a kernel, which reads the product rounded by cuBLASLt.
+// CHECK-LABEL: func.func @residual_one_row_large_weight(
+// CHECK-DAG:     %[[BF16:.+]] = arith.constant 10 : i32
+// CHECK-DAG:     %[[NOFLAGS:.+]] = arith.constant 0 : i32
+// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]], %[[NOFLAGS]],
+// CHECK:         linalg.generic
+func.func @residual_one_row_large_weight(%x: memref<1x16384xbf16>, %w: memref<16384x2048xbf16>, %h: memref<1x2048xbf16>, %out: memref<1x2048xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2048xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2048xf32>)
+  linalg.matmul ins(%x, %w : memref<1x16384xbf16>, memref<16384x2048xbf16>) outs(%acc : memref<1x2048xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %acc : memref<1x2048xbf16>, memref<1x2048xf32>) outs(%out : memref<1x2048xbf16>) {
+  ^bb0(%r: bf16, %p: f32, %o: bf16):
+    %t = arith.truncf %p : f32 to bf16
+    %re = arith.extf %r : bf16 to f32
+    %te = arith.extf %t : bf16 to f32
+    %s = arith.addf %re, %te : f32
+    %y = arith.truncf %s : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  memref.dealloc %acc : memref<1x2048xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// The same over 64 rows (a prefill's down projection): cuBLASLt adds the
+// product to the residual, which dies at the sum (flags 4).
+// CHECK-LABEL: func.func @residual_many_rows_large_weight(
+// CHECK-DAG:     %[[BF16:.+]] = arith.constant 10 : i32
+// CHECK-DAG:     %[[ACC:.+]] = arith.constant 4 : i32
+// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]], %[[ACC]],
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @residual_many_rows_large_weight(%x: memref<64x16384xbf16>, %w: memref<16384x2048xbf16>, %out: memref<64x2048xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 1.0 : bf16
+  %h = memref.alloc() : memref<64x2048xbf16>
+  linalg.fill ins(%zh : bf16) outs(%h : memref<64x2048xbf16>)
+  %acc = memref.alloc() : memref<64x2048xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x2048xf32>)
+  linalg.matmul ins(%x, %w : memref<64x16384xbf16>, memref<16384x2048xbf16>) outs(%acc : memref<64x2048xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %acc : memref<64x2048xbf16>, memref<64x2048xf32>) outs(%out : memref<64x2048xbf16>) {
+  ^bb0(%r: bf16, %p: f32, %o: bf16):
+    %t = arith.truncf %p : f32 to bf16
+    %re = arith.extf %r : bf16 to f32
+    %te = arith.extf %t : bf16 to f32
+    %s = arith.addf %re, %te : f32
+    %y = arith.truncf %s : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  memref.dealloc %acc : memref<64x2048xf32>
+  memref.dealloc %h : memref<64x2048xbf16>
+  return
+}
