@@ -568,13 +568,13 @@ static Value roundForReaders(Value acc, Operation *product, Operation *fill,
   return rounded;
 }
 
-/// Products of a few rows (a decode step) over larger right-hand sides keep
-/// beta = 0 and their sum kernel: with beta = 1 cuBLASLt chose a slower
-/// split-K kernel for W8's 90 MB down projection of one row (24.7 us
-/// against 18 us, Nsight Compute on the H200, 2026-12-02), more than the
-/// launch it saves; for W9's 23 MB one it cost 0.25 us.
+/// Products over larger right-hand sides keep beta = 0 and their sum kernel:
+/// with beta = 1 cuBLASLt chose a slower split-K kernel for W8's 90 MB down
+/// projection (24.7 us against 18 us, Nsight Compute on the H200,
+/// 2026-12-02), more than the launch it saves; for W9's 23 MB one it cost
+/// 0.25 us. W7's (2048 rows) took 232.5 us against 218.9 plus a 12.2 us sum
+/// kernel (2026-12-04): no gain, and the sum would be rounded once.
 static constexpr int64_t kMaxResidualWeightBytes = 32 << 20;
-static constexpr int64_t kMinResidualRowsAnyWeight = 64;
 
 /// Rewrites one product; false when it keeps its generated kernel.
 static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
@@ -674,10 +674,9 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   linalg::GenericOp residualAdd;
   Value residual;
   if (!rounding && dropFill && *cCode == kFloat32 && *abCode != kFloat32 &&
-      (batch * m >= kMinResidualRowsAnyWeight ||
-       bType.getNumElements() *
-               (aType.getElementType().getIntOrFloatBitWidth() / 8) <=
-           kMaxResidualWeightBytes))
+      bType.getNumElements() *
+              (aType.getElementType().getIntOrFloatBitWidth() / 8) <=
+          kMaxResidualWeightBytes)
     residualAdd = getResidualAdd(c, op, prev, aType.getElementType(), residual);
   if (residualAdd) {
     std::optional<MatrixOperand> out = getOperand(residual, batched, false);

@@ -552,38 +552,3 @@ func.func @residual_one_row_large_weight(%x: memref<1x16384xbf16>, %w: memref<16
   memref.dealloc %acc : memref<1x2048xf32>
   return
 }
-
-// -----
-
-#id = affine_map<(d0, d1) -> (d0, d1)>
-
-// The same over 64 rows (a prefill's down projection): cuBLASLt adds the
-// product to the residual, which dies at the sum (flags 4).
-// CHECK-LABEL: func.func @residual_many_rows_large_weight(
-// CHECK-DAG:     %[[BF16:.+]] = arith.constant 10 : i32
-// CHECK-DAG:     %[[ACC:.+]] = arith.constant 4 : i32
-// CHECK:         call @mlxrt_matmul(%[[BF16]], %[[BF16]], %[[ACC]],
-// CHECK-NOT:     linalg.generic
-// CHECK:         return
-func.func @residual_many_rows_large_weight(%x: memref<64x16384xbf16>, %w: memref<16384x2048xbf16>, %out: memref<64x2048xbf16>) {
-  %zero = arith.constant 0.0 : f32
-  %zh = arith.constant 1.0 : bf16
-  %h = memref.alloc() : memref<64x2048xbf16>
-  linalg.fill ins(%zh : bf16) outs(%h : memref<64x2048xbf16>)
-  %acc = memref.alloc() : memref<64x2048xf32>
-  linalg.fill ins(%zero : f32) outs(%acc : memref<64x2048xf32>)
-  linalg.matmul ins(%x, %w : memref<64x16384xbf16>, memref<16384x2048xbf16>) outs(%acc : memref<64x2048xf32>)
-  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%h, %acc : memref<64x2048xbf16>, memref<64x2048xf32>) outs(%out : memref<64x2048xbf16>) {
-  ^bb0(%r: bf16, %p: f32, %o: bf16):
-    %t = arith.truncf %p : f32 to bf16
-    %re = arith.extf %r : bf16 to f32
-    %te = arith.extf %t : bf16 to f32
-    %s = arith.addf %re, %te : f32
-    %y = arith.truncf %s : f32 to bf16
-    linalg.yield %y : bf16
-  }
-  memref.dealloc %acc : memref<64x2048xf32>
-  memref.dealloc %h : memref<64x2048xbf16>
-  return
-}
