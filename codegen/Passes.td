@@ -595,7 +595,12 @@ def MlxcFuseElementwise : Pass<"mlxc-fuse-elementwise"> {
     reduction's rows (argmax's candidate indices, which read the row's
     extreme) is not fused into that reduction: kernel formation puts both
     into the row kernel that makes the value, where the fused reduction
-    would be a kernel of its own that no pass splits.
+    would be a kernel of its own that no pass splits. A transpose that
+    keeps the innermost axis and that only elementwise maps read, directly
+    or through full-rank slices (a prefill's q and k, transposed to
+    [heads, tokens, dim] and split in halves for RoPE), becomes a map (each
+    slice the map of the matching slice of its source) that those maps
+    fuse: they read the untransposed tensor and no transpose kernel is left.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -627,9 +632,13 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
     residual's allocation becomes the output when the residual dies at the
     sum, the product does not read it, and nothing touches the output
     before (the sum is then rounded once, where MLX rounds the product
-    first); a result buffer that is only copied into an output argument
-    (`bufferize.result`) is replaced by that argument. Each applies only
-    when nothing else uses the buffer in between.
+    first); a float32 accumulator whose every reader (an elementwise
+    linalg.generic after the product, directly or through reshapes) only
+    rounds it to the operands' half type (SwiGLU's two products) becomes a
+    new half-precision result that those readers read without their
+    `arith.truncf`; a result buffer that is only copied into an output
+    argument (`bufferize.result`) is replaced by that argument. Each applies
+    only when nothing else uses the buffer in between.
 
     A product whose layout cuBLASLt cannot express (dynamic shapes, strides
     or offsets, no unit-stride dimension, other dtypes, empty) is left

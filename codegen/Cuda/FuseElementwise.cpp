@@ -11,7 +11,11 @@
 // rows (argmax's extreme) stays out of that reduction: kernel formation
 // then puts the map and the reduction into the row kernel that makes the
 // value, where a reduction with such an operand would run on its own,
-// unsplit.
+// unsplit. A transpose that keeps the innermost axis and that only
+// elementwise maps read, directly or through slices (a prefill's q and k,
+// transposed to [heads, tokens, dim] and split in two halves for RoPE),
+// becomes a map that those fuse: they read the untransposed tensor, rows of
+// the innermost axis still contiguous, and no transpose kernel is left.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +217,105 @@ struct RecomputeSmallTable final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+static bool isMap(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumReductionLoops() == 0;
+}
+
+/// A transpose whose every user is an elementwise map or a full-rank slice
+/// that only such maps read, and that keeps the innermost axis in place.
+static bool isReadByMapsOnly(linalg::TransposeOp transpose) {
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  if (transpose->getNumResults() != 1 || perm.empty() ||
+      perm.back() != static_cast<int64_t>(perm.size()) - 1)
+    return false;
+  for (Operation *user : transpose->getResult(0).getUsers()) {
+    if (isMap(user))
+      continue;
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!slice ||
+        slice.getSourceType().getRank() != slice.getType().getRank() ||
+        !slice.hasUnitStride() || !llvm::all_of(slice->getUsers(), isMap))
+      return false;
+  }
+  return true;
+}
+
+/// The map that transposes `source` by `perm` into a new tensor of `type`.
+static Value createTransposeMap(PatternRewriter &rewriter, Location loc,
+                                Value source, ArrayRef<int64_t> perm,
+                                RankedTensorType type) {
+  int64_t rank = static_cast<int64_t>(perm.size());
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  // Result dim j is input dim perm[j].
+  SmallVector<AffineExpr> reads(rank);
+  for (int64_t j = 0; j < rank; ++j)
+    reads[perm[j]] = rewriter.getAffineDimExpr(j);
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, reads, ctx),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, type, source, init, maps, iterators,
+             [](OpBuilder &b, Location loc, ValueRange args) {
+               linalg::YieldOp::create(b, loc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// A transpose that maps only read (isReadByMapsOnly) and that some map
+/// reads directly becomes a map, which they fuse.
+struct TransposeIntoMaps final : public OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    if (!isReadByMapsOnly(transpose) ||
+        llvm::none_of(transpose->getResult(0).getUsers(), isMap))
+      return failure();
+    rewriter.replaceOp(
+        transpose,
+        createTransposeMap(
+            rewriter, transpose.getLoc(), transpose.getInput(),
+            transpose.getPermutation(),
+            cast<RankedTensorType>(transpose->getResult(0).getType())));
+    return success();
+  }
+};
+
+/// extract_slice(transpose(x)) -> the map that transposes the slice of x
+/// holding the same elements, when maps only read the transpose
+/// (isReadByMapsOnly): the maps then fuse it and read x itself.
+struct SliceThroughTranspose final
+    : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = slice.getSource().getDefiningOp<linalg::TransposeOp>();
+    if (!transpose || !isReadByMapsOnly(transpose))
+      return failure();
+    // Result dim j is input dim perm[j]: the slice of x has offset and size
+    // j at input dim perm[j].
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    int64_t rank = static_cast<int64_t>(perm.size());
+    SmallVector<OpFoldResult> offsets(rank), sizes(rank),
+        strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sliceOffsets = slice.getMixedOffsets(),
+                              sliceSizes = slice.getMixedSizes();
+    for (int64_t j = 0; j < rank; ++j) {
+      offsets[perm[j]] = sliceOffsets[j];
+      sizes[perm[j]] = sliceSizes[j];
+    }
+    Location loc = slice.getLoc();
+    Value source = tensor::ExtractSliceOp::create(
+        rewriter, loc, transpose.getInput(), offsets, sizes, strides);
+    rewriter.replaceOp(slice, createTransposeMap(rewriter, loc, source, perm,
+                                                 slice.getType()));
+    return success();
+  }
+};
+
 struct MlxcFuseElementwisePass final
     : mlx::impl::MlxcFuseElementwiseBase<MlxcFuseElementwisePass> {
   using Base::Base;
@@ -230,7 +333,8 @@ struct MlxcFuseElementwisePass final
     };
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    patterns.add<RecomputeSmallTable>(ctx);
+    patterns.add<RecomputeSmallTable, SliceThroughTranspose, TransposeIntoMaps>(
+        ctx);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);

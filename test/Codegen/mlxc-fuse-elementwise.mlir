@@ -25,3 +25,34 @@ func.func @scores(%q: tensor<2x4x3x4xf32>, %k: tensor<2x4x5x4xf32>) -> tensor<2x
   %e = mlx.exp %p : tensor<2x4x3x5xf32>
   return %e : tensor<2x4x3x5xf32>
 }
+
+// RoPE on a transposed tensor ([tokens, heads, dim] to [heads, tokens, dim])
+// reads the halves through slices: the maps read the slices of the
+// untransposed input through the permutation, and no transpose is left.
+// CHECK-LABEL: func.func @rope_transposed(
+// CHECK-NOT:     linalg.transpose
+// CHECK-DAG:     tensor.extract_slice %{{.+}}[0, 0, 0] [6, 4, 8] [1, 1, 1] : tensor<6x4x16xf32> to tensor<6x4x8xf32>
+// CHECK-DAG:     tensor.extract_slice %{{.+}}[0, 0, 8] [6, 4, 8] [1, 1, 1] : tensor<6x4x16xf32> to tensor<6x4x8xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<6x4x8xf32>, tensor<4x6x8xf32>, tensor<6x4x8xf32>) outs(%{{.+}} : tensor<4x6x8xf32>)
+// CHECK-NOT:     linalg.transpose
+func.func @rope_transposed(%x: tensor<6x4x16xf32>, %c: tensor<4x6x8xf32>) -> tensor<4x6x16xf32> {
+  %t = mlx.transpose %x {axes = array<i64: 1, 0, 2>} : tensor<6x4x16xf32>
+  %lo = mlx.slice %t {start = array<i64: 0, 0, 0>, stop = array<i64: 4, 6, 8>, strides = array<i64: 1, 1, 1>} : tensor<4x6x16xf32>
+  %hi = mlx.slice %t {start = array<i64: 0, 0, 8>, stop = array<i64: 4, 6, 16>, strides = array<i64: 1, 1, 1>} : tensor<4x6x16xf32>
+  %a = mlx.multiply %lo, %c : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  %b = mlx.multiply %hi, %c : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  %r1 = mlx.subtract %a, %b : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  %r2 = mlx.add %a, %b : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  %r = mlx.concatenate %r1, %r2 {axis = 2 : i64} : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  return %r : tensor<4x6x16xf32>
+}
+
+// The transposed tensor is also returned: it stays.
+// CHECK-LABEL: func.func @transpose_also_returned(
+// CHECK:         linalg.transpose
+func.func @transpose_also_returned(%x: tensor<6x4x16xf32>, %c: tensor<4x6x8xf32>) -> (tensor<4x6x8xf32>, tensor<4x6x16xf32>) {
+  %t = mlx.transpose %x {axes = array<i64: 1, 0, 2>} : tensor<6x4x16xf32>
+  %lo = mlx.slice %t {start = array<i64: 0, 0, 0>, stop = array<i64: 4, 6, 8>, strides = array<i64: 1, 1, 1>} : tensor<4x6x16xf32>
+  %a = mlx.multiply %lo, %c : tensor<4x6x8xf32>, tensor<4x6x8xf32>
+  return %a, %t : tensor<4x6x8xf32>, tensor<4x6x16xf32>
+}
