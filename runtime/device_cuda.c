@@ -645,6 +645,20 @@ void mlxrt_cuda_wait_runs(mlxrt_cuda_device *dev, uint64_t run) {
   }
 }
 
+/// Waits for the runs up to number `run` outside a run: their failure, if
+/// any, is returned.
+static mlxrt_status waitForRuns(mlxrt_cuda_device *dev, uint64_t run,
+                                mlxrt_error *err) {
+  if (run <= dev->retired)
+    return MLXRT_OK;
+  mlxrt_status st = makeCurrent(dev, err);
+  if (st != MLXRT_OK)
+    return st;
+  resetFailure(dev);
+  mlxrt_cuda_wait_runs(dev, run);
+  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+}
+
 /// Copies device bytes to the host once the runs that write them ended, on
 /// the read stream: not behind the runs enqueued since.
 static bool copyToHost(mlxrt_cuda_device *dev, void *dst, CUdeviceptr src,
@@ -818,15 +832,16 @@ static mlxrt_status cudaToHost(mlxrt_device *base, void *p, mlxrt_error *err) {
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "not a buffer of %s",
                       dev->base.description);
   hostTouched(a);
-  mlxrt_status st = makeCurrent(dev, err);
+  mlxrt_status st = waitForRuns(dev, a->lastWrite, err);
   if (st != MLXRT_OK)
     return st;
-  resetFailure(dev);
-  mlxrt_cuda_wait_runs(dev, a->lastWrite);
   bool move = dev->unified ? !a->hostResident && a->where != MLXRT_CUDA_ON_HOST
                            : a->deviceNewer;
-  if (!move || dev->failed)
-    return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+  if (!move)
+    return MLXRT_OK;
+  if ((st = makeCurrent(dev, err)) != MLXRT_OK)
+    return st;
+  resetFailure(dev);
   if (dev->unified) {
     if (mlxrt_cuda_prefetch(dev, a, a->ptr, a->bytes, true, "an array") > 0)
       traceTransfer(dev, MLXRT_TRACE_TO_HOST, a->bytes, "array");
@@ -875,17 +890,16 @@ static mlxrt_status cudaRead(mlxrt_device *base, void *p, void *dst,
     return st;
   }
   hostTouched(a);
-  mlxrt_status st = makeCurrent(dev, err);
+  mlxrt_status st = waitForRuns(dev, a->lastWrite, err);
   if (st != MLXRT_OK)
     return st;
-  resetFailure(dev);
-  mlxrt_cuda_wait_runs(dev, a->lastWrite);
-  if (dev->failed)
-    return takeFailure(dev, err);
   if (a->hostResident || a->where == MLXRT_CUDA_ON_HOST || nbytes == 0) {
     memcpy(dst, p, nbytes);
     return MLXRT_OK;
   }
+  if ((st = makeCurrent(dev, err)) != MLXRT_OK)
+    return st;
+  resetFailure(dev);
   // A copy: the buffer stays where the next run wants it.
   if (copyToHost(dev, dst, a->ptr, nbytes, "an array"))
     traceTransfer(dev, MLXRT_TRACE_TO_HOST, nbytes, "array (read)");
@@ -896,26 +910,12 @@ static mlxrt_status cudaBeforeHostWrite(mlxrt_device *base, void *p,
                                         mlxrt_error *err) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
   mlxrt_cuda_alloc *a = findAlloc(dev, p);
-  if (!a || a->lastUse <= dev->retired)
-    return MLXRT_OK;
-  mlxrt_status st = makeCurrent(dev, err);
-  if (st != MLXRT_OK)
-    return st;
-  resetFailure(dev);
-  mlxrt_cuda_wait_runs(dev, a->lastUse);
-  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+  return a ? waitForRuns(dev, a->lastUse, err) : MLXRT_OK;
 }
 
 static mlxrt_status cudaSynchronize(mlxrt_device *base, mlxrt_error *err) {
   mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
-  if (dev->retired == dev->enqueued)
-    return MLXRT_OK;
-  mlxrt_status st = makeCurrent(dev, err);
-  if (st != MLXRT_OK)
-    return st;
-  resetFailure(dev);
-  mlxrt_cuda_wait_runs(dev, dev->enqueued);
-  return dev->failed ? takeFailure(dev, err) : MLXRT_OK;
+  return waitForRuns(dev, dev->enqueued, err);
 }
 
 static void cudaSetTrace(mlxrt_device *base, mlxrt_trace_fn trace, void *user) {

@@ -740,15 +740,21 @@ void countPrograms(void *user, const mlxrt_trace_event *event) {
     ++*static_cast<int *>(user);
 }
 
+/// fakeCudaOptions whose trace counts the programs run into *programs.
+mlxrt_instance_options countingPrograms(bool copyMode, int *programs) {
+  mlxrt_instance_options opts = fakeCudaOptions(copyMode);
+  opts.trace = countPrograms;
+  opts.trace_user = programs;
+  return opts;
+}
+
 // A call that replays its graph returns once enqueued. A decode loop that
 // enqueues step n + 1 before it reads the token of step n (the steps write
 // two arrays in turn) gets that token while step n + 1 still runs: the
 // read waits for the call that wrote the array, not for the ones after.
 TEST_P(FakeCuda, ApiReadWaitsOnlyForTheCallThatWrote) {
   int programs = 0;
-  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
-  opts.trace = countPrograms;
-  opts.trace_user = &programs;
+  mlxrt_instance_options opts = countingPrograms(GetParam(), &programs);
   mlxrt_instance *inst;
   mlxrt_model *m;
   mlxrt_error err;
@@ -951,9 +957,7 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
                                     matmulCpu,
                                     matmulEntry};
   int programs = 0;
-  mlxrt_instance_options opts = fakeCudaOptions(GetParam());
-  opts.trace = countPrograms;
-  opts.trace_user = &programs;
+  mlxrt_instance_options opts = countingPrograms(GetParam(), &programs);
   mlxrt_instance *inst;
   mlxrt_model *m;
   mlxrt_error err;
