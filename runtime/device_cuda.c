@@ -434,13 +434,13 @@ static void cudaFree(mlxrt_device *base, void *p) {
     // A graph refers to its buffers by address, which a new buffer may
     // reuse; freeing a buffer it does not use leaves it (the instance API
     // frees arrays the caller dropped between calls).
+    // Runs still using the buffer end first.
     mlxrt_cuda_alloc *a = findAlloc(dev, p);
-    if (a)
+    if (a) {
       mlxrt_cuda_wait_runs(dev, a->lastUse);
-    a = findAlloc(dev, p);
-    if (a)
       mlxrt_cuda_graph_forget_buffer(
           dev, dev->unified ? a->key : (void *)(uintptr_t)a->ptr);
+    }
     mlxrt_cuda_release(dev, p, true);
   }
 }
