@@ -677,12 +677,13 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     Runs on bufferized graphs of the CUDA target, before the kernels are
     outlined. Each `kernel.attention` becomes a `gpu.launch` of the
     FlashAttention-2 forward pass: blocks of four warps over 64 queries of
-    one head, key and value tiles of 64 rows staged in shared memory
-    (16-byte chunks, swizzled; the next tile's global loads in flight while
-    one is computed), fragments read with ldmatrix, scores and P.V as
-    m16n8k16 tensor-core products (calls of the functions that
-    `mlxc-warp-matrix-ops` defines per chip), the softmax online in
-    registers in base 2. The scores never reach memory; a causal kernel
+    one head, key and value tiles of 64 rows copied into shared memory
+    asynchronously (16-byte chunks, swizzled; the values' copy in flight
+    while the scores are computed, the next keys' while P.V is), fragments
+    read with ldmatrix, scores and P.V as m16n8k16 tensor-core products
+    (calls of the functions that `mlxc-warp-matrix-ops` defines per chip),
+    the softmax online in registers in base 2, registers for three blocks a
+    SM. The scores never reach memory; a causal kernel
     skips the key tiles past its last row. bf16 and f16, head dims 64 and
     128, 64-row query and key tiles (the shapes `mlx-raise-attention`
     admits). The layout copies around the op (MLX's [B, L, H, D] <->
@@ -720,13 +721,18 @@ def MlxcWarpMatrixOps : Pass<"mlxc-warp-matrix-ops", "::mlir::ModuleOp"> {
   let description = [{
     Runs on lowered gpu.modules (LLVM dialect) after `mlxc-chip-variants`.
     Kernels declare `mlxc_mma_m16n8k16_bf16` / `_f16` (one lane's fragments
-    of a 16x8x16 product) and `mlxc_ldmatrix_x4` / `_x4_trans` (four 8x8
-    16-bit matrices from shared memory; `codegen/Cuda/WarpMatrix.h`). Each
-    declaration gets a body for its module's chip: `nvvm.mma.sync` from
-    sm_80 on and `nvvm.ldmatrix` from sm_75 on; below, shuffles with float32
-    FMAs and shuffled row addresses with plain shared loads, so that the
+    of a 16x8x16 product), `mlxc_ldmatrix_x4` / `_x4_trans` (four 8x8
+    16-bit matrices from shared memory) and `mlxc_cp_async_16` /
+    `mlxc_cp_async_wait_all` (16 bytes from global into shared memory, and
+    the wait for the thread's copies; `codegen/Cuda/WarpMatrix.h`). Each
+    declaration gets a body for its module's chip: `nvvm.mma.sync` and
+    `nvvm.cp.async.shared.global` from sm_80 on and `nvvm.ldmatrix` from
+    sm_75 on; below, shuffles with float32 FMAs, shuffled row addresses
+    with plain shared loads and a load and a store done at once, so that the
     sm_70 PTX that every GPU can run computes the same. The bodies are
-    inlined (alwaysinline).
+    inlined (alwaysinline). A kernel that calls
+    `mlxc_min_blocks_per_sm(N)` gets `nvvm.minctasm = N` (ptxas keeps its
+    registers to N blocks a SM), and the calls go.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -17,6 +17,12 @@
 
 namespace mlir::mlx {
 
+/// A kernel that calls `mlxc_min_blocks_per_sm(N)` (an i32 constant) asks
+/// ptxas to keep its registers to the share of N resident blocks a SM
+/// (nvvm.minctasm, PTX's .minnctapersm): mlxc-warp-matrix-ops sets it and
+/// drops the calls.
+constexpr llvm::StringLiteral kMinBlocksPerSmName = "mlxc_min_blocks_per_sm";
+
 /// The LLVM declaration `name : (params) -> result` in `module`, made once
 /// (an LLVM function: convert-gpu-to-nvvm would give a func.func a C
 /// interface wrapper). gpu-kernel-outlining copies it into the kernels'

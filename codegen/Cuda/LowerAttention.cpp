@@ -14,7 +14,8 @@
 //
 // Shared memory holds one key and one value tile, each row's 16-byte chunks
 // swizzled (chunk ^ row % 8) so that the fragment reads of a warp fall in
-// distinct banks.
+// distinct banks. The tiles are copied asynchronously (cp.async): the
+// values while the scores are computed, the next keys while P.V is.
 //
 // Shapes the flash-attention kernel does not take (a decode step's few
 // query rows, f32) go to the split-key kernel of
@@ -233,9 +234,19 @@ FlatSymbolRefAttr declareWarpMma(ModuleOp module, Type element) {
       {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32});
 }
 
+/// The chip's 16-byte copy into shared memory and its wait (WarpMatrix.h).
+FlatSymbolRefAttr declareAsyncCopy(ModuleOp module, StringRef name,
+                                   unsigned addresses) {
+  Builder b(module.getContext());
+  return mlx::declareChipFunction(module, name,
+                                  LLVM::LLVMVoidType::get(b.getContext()),
+                                  SmallVector<Type>(addresses, b.getI64Type()));
+}
+
 LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
-                    FlatSymbolRefAttr ldmatrix,
-                    FlatSymbolRefAttr ldmatrixTrans) {
+                    FlatSymbolRefAttr ldmatrix, FlatSymbolRefAttr ldmatrixTrans,
+                    FlatSymbolRefAttr asyncCopy, FlatSymbolRefAttr asyncWait,
+                    FlatSymbolRefAttr minBlocksPerSm) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   MLIRContext *ctx = b.getContext();
@@ -282,6 +293,12 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
       kb.index(1), kb.index(kWarps * 32), kb.index(1), kb.index(1), smemBytes);
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
+  // Without the next tile in registers, three blocks' share (168 registers
+  // a thread at head dim 128) holds the kernel without spills: 12 warps a
+  // SM hide more of the fragment loads' and MMAs' latency than 8.
+  LLVM::CallOp::create(
+      b, loc, TypeRange(), minBlocksPerSm,
+      ValueRange{arith::ConstantIntOp::create(b, loc, b.getI32Type(), 3)});
 
   // Lane coordinates: warp w, fragment row g, fragment column pair t.
   Value tid = launch.getThreadIds().x;
@@ -331,23 +348,13 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
             kb.pack(arith::TruncFOp::create(b, loc, pair, wide));
       }
 
-  // The key and value tiles in shared memory.
+  // The key tile, then the value tile, in shared memory.
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value smem = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  Value kTile = memref::ViewOp::create(
-      b, loc,
-      MemRefType::get({kKeyTile, dim}, element, MemRefLayoutAttrInterface(),
-                      workgroup),
-      smem, kb.index(0), ValueRange{});
-  Value vTile = memref::ViewOp::create(
-      b, loc,
-      MemRefType::get({kKeyTile, vdim}, element, MemRefLayoutAttrInterface(),
-                      workgroup),
-      smem, kb.index(keyTileBytes), ValueRange{});
 
   // ldmatrix row addresses: lane 8i + j gives row j of matrix i.
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
@@ -397,9 +404,9 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
     return arith::SelectOp::create(b, loc, isNegInf, zero, max);
   };
 
-  // A key or value tile moves 16 bytes a thread at a time: loads from
-  // global memory into registers, then stores into shared memory with the
-  // row's chunks swizzled (chunk ^ row % 8).
+  // A key or value tile moves 16 bytes a thread at a time, straight from
+  // global into shared memory (cp.async, WarpMatrix.h) with the row's chunks
+  // swizzled (chunk ^ row % 8).
   auto tileChunk = [&](int64_t i, int64_t width) {
     int64_t chunks = width / 8;
     Value c = kb.add(tid, i * kWarps * 32);
@@ -409,35 +416,48 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   auto chunksPerThread = [&](int64_t width) {
     return kKeyTile * (width / 8) / (kWarps * 32);
   };
-  auto loadTile = [&](Value source, Value tileIndex, int64_t width) {
-    SmallVector<Value> values;
-    auto group = VectorType::get({8}, element);
+  // The address of this block's head's first key or value row, and the
+  // bytes between rows (static strides: isVectorAligned).
+  auto headRows = [&](Value source) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)memrefType(source).getStridesAndOffset(strides, offset);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, source);
+    Value first = kb.add(
+        kb.add(kb.mul(bIdx, strides[0]), kb.mul(kvHead, strides[1])), offset);
+    return std::make_pair(kb.add(base, kb.mul(first, 2)), strides[2] * 2);
+  };
+  auto [kRows, kRowBytes] = headRows(k);
+  auto [vRows, vRowBytes] = headRows(v);
+  auto i64 = b.getI64Type();
+  auto copyTile = [&](Value rows, int64_t rowBytes, Value tileIndex,
+                      Value tileBase, int64_t width) {
+    Value firstRow = kb.add(rows, kb.mul(tileIndex, kKeyTile * rowBytes));
     for (int64_t i = 0; i < chunksPerThread(width); ++i) {
       auto [r, ch] = tileChunk(i, width);
-      auto load = vector::LoadOp::create(
-          b, loc, group, source,
-          ValueRange{bIdx, kvHead, kb.add(kb.mul(tileIndex, kKeyTile), r),
-                     kb.mul(ch, 8)});
-      load.setAlignment(16);
-      values.push_back(load);
-    }
-    return values;
-  };
-  auto storeTile = [&](ArrayRef<Value> values, Value tileBuffer,
-                       int64_t width) {
-    for (auto [i, value] : llvm::enumerate(values)) {
-      auto [r, ch] = tileChunk(i, width);
+      Value from =
+          kb.add(kb.add(firstRow, kb.mul(r, rowBytes)), kb.mul(ch, 16));
       Value swizzled = arith::XOrIOp::create(
           b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
-      auto store = vector::StoreOp::create(b, loc, value, tileBuffer,
-                                           ValueRange{r, kb.mul(swizzled, 8)});
-      store.setAlignment(16);
+      Value to =
+          kb.add(kb.add(tileBase, kb.mul(r, width * 2)), kb.mul(swizzled, 16));
+      LLVM::CallOp::create(
+          b, loc, TypeRange(), asyncCopy,
+          ValueRange{arith::IndexCastOp::create(b, loc, i64, to),
+                     arith::IndexCastOp::create(b, loc, i64, from)});
     }
   };
-  int64_t kChunks = chunksPerThread(dim), vChunks = chunksPerThread(vdim);
-  llvm::append_range(init, loadTile(k, kb.index(0), dim));
-  llvm::append_range(init, loadTile(v, kb.index(0), vdim));
+  auto waitCopies = [&] {
+    LLVM::CallOp::create(b, loc, TypeRange(), asyncWait, ValueRange());
+    gpu::BarrierOp::create(b, loc);
+  };
+  Value vBase = kb.add(smemBase, keyTileBytes);
+  copyTile(kRows, kRowBytes, kb.index(0), smemBase, dim);
 
+  // Each tile: its keys have landed and every warp is done with the last
+  // values, so the values start their copy while the scores are computed;
+  // then the values have landed and every warp is done with the keys, so
+  // the next keys start theirs while P.V is computed.
   auto loop = scf::ForOp::create(
       b, loc, kb.index(0), tiles, kb.index(1), init,
       [&](OpBuilder &nested, Location, Value tile, ValueRange carried) {
@@ -449,18 +469,8 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
         Value rowSum[2] = {carried[vTiles * 4 + 2], carried[vTiles * 4 + 3]};
         Value firstKey = kb.mul(tile, kKeyTile);
 
-        // This tile to shared memory; the next one's loads in flight while
-        // this one is computed (the last tile loads itself again).
-        storeTile(SmallVector<Value>(carried.slice(vTiles * 4 + 4, kChunks)),
-                  kTile, dim);
-        storeTile(SmallVector<Value>(
-                      carried.slice(vTiles * 4 + 4 + kChunks, vChunks)),
-                  vTile, vdim);
-        gpu::BarrierOp::create(b, loc);
-        Value next =
-            arith::MinUIOp::create(b, loc, kb.add(tile, 1), kb.add(tiles, -1));
-        SmallVector<Value> nextK = loadTile(k, next, dim);
-        SmallVector<Value> nextV = loadTile(v, next, vdim);
+        waitCopies();
+        copyTile(vRows, vRowBytes, tile, vBase, vdim);
 
         // Scores: 8 fragments of 8 keys. One ldmatrix gives the B fragments
         // of two k-steps: matrices i = 0..3 are the 16-byte chunks 4kp + i
@@ -584,10 +594,22 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
                        kb.packFloats(s[2 * ks + 1][0], s[2 * ks + 1][1]),
                        kb.packFloats(s[2 * ks + 1][2], s[2 * ks + 1][3])};
 
+        waitCopies();
+        Value next = kb.add(tile, 1);
+        auto more = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                  tiles),
+            /*withElseRegion=*/false);
+        {
+          OpBuilder::InsertionGuard thenGuard(b);
+          b.setInsertionPoint(more.thenBlock()->getTerminator());
+          copyTile(kRows, kRowBytes, next, smemBase, dim);
+        }
+
         // acc += P.V: B[k][n] = V[k][n], transposed by ldmatrix: matrices
         // i = 0..3 are rows ks * 16 + (i % 2) * 8 + j of chunk 2dp + i / 2
         // (swizzle j), the B fragments of dims 2dp and 2dp + 1.
-        Value vBase = kb.add(smemBase, keyTileBytes);
         for (int64_t ks = 0; ks < kKeyTile / 16; ++ks) {
           Value row = kb.add(
               kb.add(kb.mul(arith::RemUIOp::create(b, loc, matrix, kb.index(2)),
@@ -607,12 +629,8 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
                        MutableArrayRef<Value>(acc).slice((2 * dp + 1) * 4, 4));
           }
         }
-        // The next tile overwrites these.
-        gpu::BarrierOp::create(b, loc);
         SmallVector<Value> results(acc);
         results.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
-        llvm::append_range(results, nextK);
-        llvm::append_range(results, nextV);
         scf::YieldOp::create(b, loc, results);
       });
 
@@ -664,7 +682,13 @@ struct MlxcLowerAttentionPass final
         Type element = type(op.getQuery()).getElementType();
         if (failed(lower(op, declareWarpMma(module, element),
                          declareLdMatrix(module, mlx::kLdMatrixName),
-                         declareLdMatrix(module, mlx::kLdMatrixTransName))))
+                         declareLdMatrix(module, mlx::kLdMatrixTransName),
+                         declareAsyncCopy(module, mlx::kAsyncCopyName, 2),
+                         declareAsyncCopy(module, mlx::kAsyncWaitName, 0),
+                         mlx::declareChipFunction(
+                             module, mlx::kMinBlocksPerSmName,
+                             LLVM::LLVMVoidType::get(module.getContext()),
+                             {IntegerType::get(module.getContext(), 32)}))))
           return signalPassFailure();
         continue;
       }

@@ -68,8 +68,8 @@ struct SplitPlan {
   /// else a thread per (chunk, output), partials [S, outputs...] so that
   /// neighbouring threads update neighbouring partials.
   bool rowLike = false;
-  int64_t size = 0;  ///< Elements of the split loop (after collapsing).
-  int64_t parts = 0; ///< S.
+  int64_t size = 0;    ///< Elements of the split loop (after collapsing).
+  int64_t parts = 0;   ///< S.
   linalg::FillOp fill; ///< Of the output, with the identity.
   TypedAttr identity;
   RowReduction payload; ///< The value ops and the combiner.
@@ -93,7 +93,8 @@ linalg::FillOp findInitFill(linalg::GenericOp op, Value init) {
         return {};
       return fill;
     }
-    if (!isMemoryEffectFree(prev) || llvm::is_contained(prev->getOperands(), init))
+    if (!isMemoryEffectFree(prev) ||
+        llvm::is_contained(prev->getOperands(), init))
       return {};
   }
   return {};
@@ -159,8 +160,8 @@ std::optional<SplitPlan> planSplit(linalg::GenericOp op) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
     if (!type || !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return std::nullopt;
-    std::optional<unsigned> at = map.getResultPosition(
-        getAffineDimExpr(plan.first, op.getContext()));
+    std::optional<unsigned> at =
+        map.getResultPosition(getAffineDimExpr(plan.first, op.getContext()));
     if (!at) {
       for (unsigned d = plan.first; d < plan.first + plan.count; ++d)
         if (map.isFunctionOfDim(d))
@@ -200,15 +201,14 @@ std::optional<SplitPlan> planSplit(linalg::GenericOp op) {
   if (rowLike) {
     if (outputs >= kTargetWarps / 2 || plan.size < 8 * kMinWarpChunk)
       return std::nullopt;
-    plan.parts = largestDivisor(plan.size,
-                                std::min(kTargetWarps / outputs,
-                                         plan.size / kMinWarpChunk));
+    plan.parts = largestDivisor(
+        plan.size, std::min(kTargetWarps / outputs, plan.size / kMinWarpChunk));
   } else {
     if (outputs >= kTargetThreads / 4 || plan.size < 8 * kMinThreadChunk)
       return std::nullopt;
-    plan.parts = largestDivisor(plan.size,
-                                std::min(kTargetThreads / outputs,
-                                         plan.size / kMinThreadChunk));
+    plan.parts =
+        largestDivisor(plan.size, std::min(kTargetThreads / outputs,
+                                           plan.size / kMinThreadChunk));
   }
   if (plan.parts < kMinParts)
     return std::nullopt;
@@ -278,8 +278,7 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
   SmallVector<AffineExpr> dimMap;
   for (unsigned d = 0; d < numLoops; ++d)
     dimMap.push_back(getAffineDimExpr(
-        d >= plan.first && d < plan.first + merged ? plan.first + 1
-                                                   : newDim(d),
+        d >= plan.first && d < plan.first + merged ? plan.first + 1 : newDim(d),
         ctx));
   AffineExpr s = getAffineDimExpr(plan.first, ctx);
   AffineExpr j = getAffineDimExpr(plan.first + 1, ctx);
@@ -295,8 +294,8 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
       maps.push_back(map.replaceDimsAndSymbols(dimMap, {}, newLoops, 0));
       continue;
     }
-    inputs.push_back(reshapeInput(rewriter, loc, input->get(), *at,
-                                  plan.count, plan.collapse, plan.parts));
+    inputs.push_back(reshapeInput(rewriter, loc, input->get(), *at, plan.count,
+                                  plan.collapse, plan.parts));
     SmallVector<AffineExpr> results;
     for (unsigned i = 0; i < map.getNumResults(); ++i) {
       unsigned d = map.getDimPosition(i);
@@ -324,9 +323,8 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0))
                          .replaceDimsAndSymbols(dimMap, {}, newLoops, 0);
   SmallVector<AffineExpr> partialResults(outMap.getResults());
-  partialResults.insert(plan.rowLike ? partialResults.end()
-                                     : partialResults.begin(),
-                        s);
+  partialResults.insert(
+      plan.rowLike ? partialResults.end() : partialResults.begin(), s);
   maps.push_back(AffineMap::get(newLoops, 0, partialResults, ctx));
 
   SmallVector<utils::IteratorType> iterators;
@@ -340,8 +338,9 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
       continue;
     iterators.push_back(op.getIteratorTypesArray()[d]);
   }
-  auto chunks = linalg::GenericOp::create(rewriter, loc, TypeRange(), inputs,
-                                          ValueRange{partials}, maps, iterators);
+  auto chunks =
+      linalg::GenericOp::create(rewriter, loc, TypeRange(), inputs,
+                                ValueRange{partials}, maps, iterators);
   rewriter.cloneRegionBefore(op.getRegion(), chunks.getRegion(),
                              chunks.getRegion().begin());
 
@@ -360,8 +359,8 @@ void applySplit(RewriterBase &rewriter, const SplitPlan &plan) {
       rewriter, loc, TypeRange(), ValueRange{partials}, ValueRange{out},
       ArrayRef<AffineMap>{partialMap, identityMap.dropResult(rank)},
       finalIterators, [&](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(
-            b, l, mlx::emitCombine(b, payload, args[1], args[0]));
+        linalg::YieldOp::create(b, l,
+                                mlx::emitCombine(b, payload, args[1], args[0]));
       });
   // The output's fill right before the total: the row mapping folds a fill
   // it finds there into its stores.

@@ -19,6 +19,13 @@
 // return one i32 per matrix): PTX's ldmatrix from sm_75 on, shuffles and
 // loads before.
 //
+// Tiles move from global into shared memory through `mlxc_cp_async_16`
+// (16 bytes: an i64 shared-memory address, then an i64 generic address of
+// global memory) and `mlxc_cp_async_wait_all` (the calling thread's copies
+// have landed; a barrier makes them the block's): `cp.async` from sm_80 on,
+// so that the copy overlaps the thread's work until the wait; a load and a
+// store before, done at once.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLXC_CODEGEN_CUDA_WARPMATRIX_H
@@ -34,6 +41,9 @@ constexpr llvm::StringLiteral kWarpMmaPrefix = "mlxc_mma_m16n8k16_";
 
 constexpr llvm::StringLiteral kLdMatrixName = "mlxc_ldmatrix_x4";
 constexpr llvm::StringLiteral kLdMatrixTransName = "mlxc_ldmatrix_x4_trans";
+
+constexpr llvm::StringLiteral kAsyncCopyName = "mlxc_cp_async_16";
+constexpr llvm::StringLiteral kAsyncWaitName = "mlxc_cp_async_wait_all";
 
 /// The warp MMA function's name for 16-bit float `element` (bf16 or f16).
 inline std::string warpMmaName(Type element) {

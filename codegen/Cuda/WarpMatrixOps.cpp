@@ -1,20 +1,23 @@
 //===- WarpMatrixOps.cpp - the mlxc-warp-matrix-ops pass ------------------===//
 //
-// Defines the warp MMA functions that kernels declare (WarpMatrix.h) in each
-// lowered gpu.module, for the module's own chip: one `mma.sync.m16n8k16`
+// Defines the warp matrix functions that kernels declare (WarpMatrix.h) in
+// each lowered gpu.module, for the module's own chip: one `mma.sync.m16n8k16`
 // from sm_80 on; shuffles and FMAs in float32 for older chips, so that the
-// sm_70 PTX, which every GPU can run, computes the same products. It runs
-// after mlxc-chip-variants, which clones the modules per chip.
+// sm_70 PTX, which every GPU can run, computes the same products. The same
+// for ldmatrix and the asynchronous copies into shared memory. It runs after
+// mlxc-chip-variants, which clones the modules per chip.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Cuda/Arch.h"
+#include "codegen/Cuda/ChipFunctions.h"
 #include "codegen/Cuda/WarpMatrix.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCWARPMATRIXOPS
@@ -178,11 +181,73 @@ Value buildEmulatedLdMatrix(OpBuilder &b, Location loc, Value address,
   return result;
 }
 
+/// One 16-byte copy from global into shared memory: `cp.async.cg` from
+/// sm_80 on (it bypasses L1, which a tile read once does not need), else a
+/// load and a store.
+void buildAsyncCopy(OpBuilder &b, Location loc, int64_t chip, Value shared,
+                    Value global) {
+  MLIRContext *ctx = b.getContext();
+  Value to = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 3), shared);
+  Value from = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+      LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                               global));
+  if (chip >= 80) {
+    NVVM::CpAsyncOp::create(b, loc, to, from, /*size=*/16u,
+                            NVVM::LoadCacheModifierKind::CG, Value());
+    return;
+  }
+  Type chunk = VectorType::get({4}, b.getI32Type());
+  Value value = LLVM::LoadOp::create(b, loc, chunk, from, /*alignment=*/16);
+  LLVM::StoreOp::create(b, loc, value, to, /*alignment=*/16);
+}
+
+/// Gives each kernel of `module` that calls mlxc_min_blocks_per_sm its
+/// occupancy target and drops the calls and the declaration; failure for a
+/// count that is not one constant of 1 to 32.
+LogicalResult setMinBlocksPerSm(gpu::GPUModuleOp module) {
+  SmallVector<LLVM::CallOp> calls;
+  for (auto kernel : module.getOps<LLVM::LLVMFuncOp>()) {
+    std::optional<int64_t> count;
+    WalkResult walk = kernel.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() != mlx::kMinBlocksPerSmName)
+        return WalkResult::advance();
+      APInt value;
+      if (call.getNumOperands() != 1 ||
+          !matchPattern(call.getOperand(0), m_ConstantInt(&value)) ||
+          value.getSExtValue() < 1 || value.getSExtValue() > 32 ||
+          (count && *count != value.getSExtValue())) {
+        call.emitOpError() << "asks for other than one constant count of 1 "
+                              "to 32 blocks a SM";
+        return WalkResult::interrupt();
+      }
+      count = value.getSExtValue();
+      calls.push_back(call);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (count)
+      kernel->setAttr(
+          NVVM::NVVMDialect::getMinctasmAttrName(),
+          IntegerAttr::get(IntegerType::get(module.getContext(), 32), *count));
+  }
+  for (LLVM::CallOp call : calls)
+    call.erase();
+  if (Operation *declaration =
+          SymbolTable::lookupSymbolIn(module, mlx::kMinBlocksPerSmName))
+    declaration->erase();
+  return success();
+}
+
 struct MlxcWarpMatrixOpsPass final
     : mlx::impl::MlxcWarpMatrixOpsBase<MlxcWarpMatrixOpsPass> {
   using Base::Base;
   void runOnOperation() override {
     WalkResult walk = getOperation()->walk([&](gpu::GPUModuleOp module) {
+      if (failed(setMinBlocksPerSm(module)))
+        return WalkResult::interrupt();
       int64_t chip = mlx::getModuleChip(module);
       for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
         if (!func.isExternal())
@@ -191,16 +256,25 @@ struct MlxcWarpMatrixOpsPass final
         bool isMma = name.starts_with(mlx::kWarpMmaPrefix);
         bool isLoad =
             name == mlx::kLdMatrixName || name == mlx::kLdMatrixTransName;
-        if (!isMma && !isLoad)
+        bool isCopy = name == mlx::kAsyncCopyName;
+        bool isWait = name == mlx::kAsyncWaitName;
+        if (!isMma && !isLoad && !isCopy && !isWait)
           continue;
         StringRef type =
             isMma ? name.drop_front(mlx::kWarpMmaPrefix.size()) : "";
         auto fnType = func.getFunctionType();
-        if (!isa<LLVM::LLVMStructType>(fnType.getReturnType()) ||
+        auto allI64 = [&](unsigned count) {
+          return fnType.getNumParams() == count &&
+                 llvm::all_of(fnType.getParams(),
+                              [](Type t) { return t.isInteger(64); });
+        };
+        bool returnsVoid = isa<LLVM::LLVMVoidType>(fnType.getReturnType());
+        if (((isMma || isLoad) &&
+             !isa<LLVM::LLVMStructType>(fnType.getReturnType())) ||
             (isMma && ((type != "bf16" && type != "f16") ||
                        fnType.getNumParams() != 10)) ||
-            (isLoad && (fnType.getNumParams() != 1 ||
-                        !fnType.getParamType(0).isInteger(64)))) {
+            (isLoad && !allI64(1)) || (isCopy && !(returnsVoid && allI64(2))) ||
+            (isWait && !(returnsVoid && allI64(0)))) {
           func.emitOpError() << "is not a warp matrix function mlxc defines";
           return WalkResult::interrupt();
         }
@@ -215,7 +289,15 @@ struct MlxcWarpMatrixOpsPass final
         Location loc = func.getLoc();
         Type resultType = fnType.getReturnType();
         Value result;
-        if (isMma) {
+        if (isCopy || isWait) {
+          if (isCopy)
+            buildAsyncCopy(b, loc, chip, entry->getArgument(0),
+                           entry->getArgument(1));
+          else if (chip >= 80) {
+            NVVM::CpAsyncCommitGroupOp::create(b, loc);
+            NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+          }
+        } else if (isMma) {
           bool bf16 = type == "bf16";
           result = chip >= 80
                        ? buildTensorCoreMma(b, loc, bf16, entry->getArguments(),
@@ -230,7 +312,8 @@ struct MlxcWarpMatrixOpsPass final
                        : buildEmulatedLdMatrix(b, loc, entry->getArgument(0),
                                                transpose, resultType);
         }
-        LLVM::ReturnOp::create(b, loc, result);
+        LLVM::ReturnOp::create(b, loc,
+                               result ? ValueRange(result) : ValueRange());
         func.setLinkage(LLVM::Linkage::Internal);
         func.setPassthroughAttr(
             b.getArrayAttr({b.getStringAttr("alwaysinline")}));

@@ -3,15 +3,19 @@
 
 // The flash-attention kernel as the H200 runs it: the scores and P.V are
 // bf16 tensor-core products, the key and value tiles go through shared
-// memory 16 bytes at a time (the next tile's loads in flight while this one
-// is computed), fragments come from ldmatrix, the softmax is exp2 in registers with quad
-// shuffles, and nothing but the output is stored to global memory (the
-// scores never are). One kernel for the whole attention.
+// memory through cp.async 16 bytes at a time (the values' copy in flight
+// while the scores are computed, the next keys' while P.V is), fragments
+// come from ldmatrix, the softmax is exp2 in registers with quad shuffles,
+// and nothing but the output is stored to global memory (the scores never
+// are). One kernel for the whole attention, with registers for three
+// blocks a SM.
 // CHECK: .target sm_90
 // CHECK-COUNT-1: .entry
 // CHECK-NOT: .entry
-// CHECK-DAG: ld.global{{.*}}.v4.b32
-// CHECK-DAG: st.shared.v4.b32
+// CHECK-DAG: .minnctapersm 3
+// CHECK-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16;
+// CHECK-DAG: cp.async.commit_group
+// CHECK-DAG: cp.async.wait_group 0
 // CHECK-DAG: bar.sync
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16

@@ -2,30 +2,49 @@
 
 // kernel.attention on buffers becomes one gpu.launch: a block of 128
 // threads per 64 queries of a head, the key and value tiles in 16 KiB of
-// dynamic shared memory each, the fragments read with ldmatrix and
-// multiplied by the warp MMA (both defined per chip later). The layout
-// copies around it (MLX's [B, L, H, D] <-> [B, H, L, D] transposes) become
-// strided views: the value is read through its transpose's source, the
-// output written into its transpose's destination.
+// dynamic shared memory each, copied there asynchronously (cp.async), the
+// fragments read with ldmatrix and multiplied by the warp MMA (all defined
+// per chip later). Each key tile: wait for the keys, start the values' copy,
+// the scores and softmax; wait for the values, start the next keys' copy
+// (but after the last tile), P.V. The kernel asks for three blocks a SM.
+// The layout copies around it (MLX's [B, L, H, D] <-> [B, H, L, D]
+// transposes) become strided views: the value is read through its
+// transpose's source, the output written into its transpose's destination.
 // CHECK-DAG: llvm.func @mlxc_ldmatrix_x4(i64) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-DAG: llvm.func @mlxc_ldmatrix_x4_trans(i64) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-DAG: llvm.func @mlxc_mma_m16n8k16_bf16(i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-DAG: llvm.func @mlxc_cp_async_16(i64, i64)
+// CHECK-DAG: llvm.func @mlxc_cp_async_wait_all()
+// CHECK-DAG: llvm.func @mlxc_min_blocks_per_sm(i32)
 // CHECK-LABEL: func.func @attention
 // CHECK-NOT: linalg.transpose
 // CHECK: %[[V:.*]] = memref.transpose %arg2 (d0, d1, d2, d3) -> (d0, d2, d1, d3) : memref<1x128x2x128xbf16> to memref<1x2x128x128xbf16, strided<[32768, 128, 256, 1]>>
 // CHECK: %[[O:.*]] = memref.transpose %arg3 (d0, d1, d2, d3) -> (d0, d2, d1, d3)
 // CHECK: %[[SMEM:.*]] = arith.constant 32768 : i32
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK: llvm.call @mlxc_min_blocks_per_sm(%[[THREE]])
 // CHECK: gpu.dynamic_shared_memory
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: memref.extract_aligned_pointer_as_index %[[V]]
+// CHECK-COUNT-8: llvm.call @mlxc_cp_async_16(
 // CHECK: scf.for
-// CHECK: gpu.barrier
+// CHECK: llvm.call @mlxc_cp_async_wait_all()
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-8: llvm.call @mlxc_cp_async_16(
 // CHECK: llvm.call @mlxc_ldmatrix_x4(
 // CHECK: llvm.call @mlxc_mma_m16n8k16_bf16(
 // CHECK: arith.cmpi ule
 // CHECK: math.exp2
 // CHECK: gpu.shuffle xor
+// CHECK: llvm.call @mlxc_cp_async_wait_all()
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.cmpi ult
+// CHECK-NEXT: scf.if
+// CHECK-COUNT-8: llvm.call @mlxc_cp_async_16(
+// CHECK: }
 // CHECK: llvm.call @mlxc_ldmatrix_x4_trans(
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // CHECK: vector.store {{.*}}, %[[O]]
 // CHECK: gpu.terminator

@@ -1,4 +1,4 @@
-// RUN: mlx-opt %s --mlxc-warp-matrix-ops --split-input-file | FileCheck %s
+// RUN: mlx-opt %s --mlxc-warp-matrix-ops --split-input-file --verify-diagnostics | FileCheck %s
 
 // From sm_80 on, the warp MMA function is one mma.sync on the packed
 // fragments; it is inlined into its kernels.
@@ -77,4 +77,83 @@ gpu.module @ldmatrix_sm70 [#nvvm.target<chip = "sm_70">] {
 // CHECK: llvm.func @__nv_expf(f32) -> f32
 gpu.module @other [#nvvm.target<chip = "sm_90">] {
   llvm.func @__nv_expf(f32) -> f32
+}
+
+// -----
+
+// From sm_80 on, a tile chunk moves with cp.async (.cg: it skips L1) from
+// the generic address's global window, and the wait commits the thread's
+// copies and waits for all of them.
+// CHECK-LABEL: gpu.module @async_sm90
+// CHECK: llvm.func internal @mlxc_cp_async_16(%[[TO:.*]]: i64, %[[FROM:.*]]: i64)
+// CHECK-SAME: passthrough = ["alwaysinline"]
+// CHECK: %[[DST:.*]] = llvm.inttoptr %[[TO]] : i64 to !llvm.ptr<3>
+// CHECK: %[[GEN:.*]] = llvm.inttoptr %[[FROM]] : i64 to !llvm.ptr
+// CHECK: %[[SRC:.*]] = llvm.addrspacecast %[[GEN]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK: nvvm.cp.async.shared.global %[[DST]], %[[SRC]], 16, cache = cg
+// CHECK: llvm.func internal @mlxc_cp_async_wait_all()
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: llvm.return
+gpu.module @async_sm90 [#nvvm.target<chip = "sm_90">] {
+  llvm.func @mlxc_cp_async_16(i64, i64)
+  llvm.func @mlxc_cp_async_wait_all()
+}
+
+// -----
+
+// sm_70 has no cp.async: the copy is a 16-byte load and store, done at
+// once, and the wait is empty.
+// CHECK-LABEL: gpu.module @async_sm70
+// CHECK: llvm.func internal @mlxc_cp_async_16(
+// CHECK-NOT: nvvm.cp.async
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: llvm.store %[[V]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: llvm.func internal @mlxc_cp_async_wait_all()
+// CHECK-NEXT: llvm.return
+gpu.module @async_sm70 [#nvvm.target<chip = "sm_70">] {
+  llvm.func @mlxc_cp_async_16(i64, i64)
+  llvm.func @mlxc_cp_async_wait_all()
+}
+
+// -----
+
+// A kernel that asks for 3 blocks a SM gets nvvm.minctasm = 3; the call and
+// the declaration go; other kernels are left alone.
+// CHECK-LABEL: gpu.module @blocks_per_sm
+// CHECK-NOT: mlxc_min_blocks_per_sm
+// CHECK: llvm.func @attention() attributes {gpu.kernel, nvvm.kernel, nvvm.minctasm = 3 : i32}
+// CHECK: llvm.return
+// CHECK: llvm.func @other() attributes {gpu.kernel, nvvm.kernel}
+// CHECK-NOT: mlxc_min_blocks_per_sm
+gpu.module @blocks_per_sm [#nvvm.target<chip = "sm_90">] {
+  llvm.func @mlxc_min_blocks_per_sm(i32)
+  llvm.func @attention() attributes {gpu.kernel, nvvm.kernel} {
+    %three = llvm.mlir.constant(3 : i32) : i32
+    llvm.call @mlxc_min_blocks_per_sm(%three) : (i32) -> ()
+    llvm.return
+  }
+  llvm.func @other() attributes {gpu.kernel, nvvm.kernel} {
+    llvm.return
+  }
+}
+
+// -----
+
+// The count must be a constant.
+gpu.module @blocks_per_sm_unknown [#nvvm.target<chip = "sm_90">] {
+  llvm.func @mlxc_min_blocks_per_sm(i32)
+  llvm.func @attention(%n: i32) attributes {gpu.kernel, nvvm.kernel} {
+    // expected-error @+1 {{asks for other than one constant count of 1 to 32 blocks a SM}}
+    llvm.call @mlxc_min_blocks_per_sm(%n) : (i32) -> ()
+    llvm.return
+  }
+}
+
+// -----
+
+// A copy function with the wrong signature is not mlxc's.
+gpu.module @async_wrong [#nvvm.target<chip = "sm_90">] {
+  // expected-error @+1 {{is not a warp matrix function mlxc defines}}
+  llvm.func @mlxc_cp_async_16(i64) -> i32
 }

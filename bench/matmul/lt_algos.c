@@ -1,0 +1,150 @@
+/* How far cuBLASLt's first heuristic answer is from the fastest of its
+   first N, for row-major bf16 products Y[M,N] = X[M,K] W[K,N] (f32 compute,
+   bf16 or f32 Y), as mlxrt plans them. Built on the GPU machine against the
+   toolkit:
+     nvcc -O2 -o lt_algos bench/matmul/lt_algos.c -lcublasLt -lcuda
+     ./lt_algos M K N [f32out] ...
+   Each line: the heuristic's rank, its median time over 20 runs (after 5),
+   and its waves/workspace. Not part of mlxc: a measurement that decides
+   whether timing the candidates when a plan is made pays. */
+#include <cublasLt.h>
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CU(x)                                                                  \
+  do {                                                                         \
+    CUresult r_ = (x);                                                         \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      fprintf(stderr, "%s failed: %d\n", #x, (int)r_);                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define LT(x)                                                                  \
+  do {                                                                         \
+    cublasStatus_t s_ = (x);                                                   \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                         \
+      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+enum { Candidates = 16, Warm = 5, Runs = 20 };
+
+static int cmp(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Uniform bf16 values in [-1, 1) with random mantissas: the tensor cores'
+   power, and so the clocks, depend on the data. */
+static void fillRandom(CUdeviceptr to, size_t count) {
+  unsigned short *host = malloc(count * 2);
+  unsigned state = 12345;
+  for (size_t i = 0; i < count; ++i) {
+    state = state * 1664525u + 1013904223u;
+    float f = (float)(state >> 8) / (float)(1u << 24) * 2.0f - 1.0f;
+    unsigned bits;
+    memcpy(&bits, &f, 4);
+    host[i] = (unsigned short)(bits >> 16);
+  }
+  CU(cuMemcpyHtoD(to, host, count * 2));
+  free(host);
+}
+
+static void probe(cublasLtHandle_t h, CUstream stream, CUdeviceptr ws,
+                  size_t wsBytes, long m, long k, long n, int f32out) {
+  CUdeviceptr x, w, y;
+  CU(cuMemAlloc(&x, (size_t)m * k * 2));
+  CU(cuMemAlloc(&w, (size_t)k * n * 2));
+  CU(cuMemAlloc(&y, (size_t)m * n * 4));
+  fillRandom(x, (size_t)m * k);
+  fillRandom(w, (size_t)k * n);
+  cudaDataType_t yType = f32out ? CUDA_R_32F : CUDA_R_16BF;
+  cublasLtMatmulDesc_t desc;
+  LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  /* Column-major: Y^T[N,M] = W^T[N,K] X^T[K,M]. */
+  cublasLtMatrixLayout_t la, lb, lc;
+  LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, n, k, n));
+  LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, k, m, k));
+  LT(cublasLtMatrixLayoutCreate(&lc, yType, n, m, n));
+  cublasLtMatmulPreference_t pref;
+  LT(cublasLtMatmulPreferenceCreate(&pref));
+  uint64_t wsLimit = wsBytes;
+  LT(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsLimit,
+      sizeof(wsLimit)));
+  cublasLtMatmulHeuristicResult_t results[Candidates];
+  int found = 0;
+  LT(cublasLtMatmulAlgoGetHeuristic(h, desc, la, lb, lc, lc, pref, Candidates,
+                                    results, &found));
+  printf("M %ld K %ld N %ld, %s out: %d candidates\n", m, k, n,
+         f32out ? "f32" : "bf16", found);
+  CUevent start, stop;
+  CU(cuEventCreate(&start, 0));
+  CU(cuEventCreate(&stop, 0));
+  float alpha = 1, beta = 0;
+  double flop = 2.0 * m * k * n;
+  for (int i = 0; i < found; ++i) {
+    float ms[Runs];
+    int ok = 1;
+    for (int r = 0; r < Warm + Runs && ok; ++r) {
+      CU(cuEventRecord(start, stream));
+      ok = cublasLtMatmul(h, desc, &alpha, (void *)w, la, (void *)x, lb, &beta,
+                          (void *)y, lc, (void *)y, lc, &results[i].algo,
+                          (void *)ws, results[i].workspaceSize,
+                          stream) == CUBLAS_STATUS_SUCCESS;
+      CU(cuEventRecord(stop, stream));
+      CU(cuEventSynchronize(stop));
+      if (r >= Warm)
+        CU(cuEventElapsedTime(&ms[r - Warm], start, stop));
+    }
+    if (!ok) {
+      printf("  #%2d failed\n", i);
+      continue;
+    }
+    qsort(ms, Runs, sizeof(float), cmp);
+    float med = ms[Runs / 2];
+    printf("  #%2d %8.1f us  %6.1f TFLOPS  waves %.2f  workspace %zu\n", i,
+           med * 1e3, flop / (med * 1e-3) / 1e12, results[i].wavesCount,
+           results[i].workspaceSize);
+  }
+  cublasLtMatmulPreferenceDestroy(pref);
+  cublasLtMatrixLayoutDestroy(la);
+  cublasLtMatrixLayoutDestroy(lb);
+  cublasLtMatrixLayoutDestroy(lc);
+  cublasLtMatmulDescDestroy(desc);
+  cuMemFree(x);
+  cuMemFree(w);
+  cuMemFree(y);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s M K N [f32out] ...\n", argv[0]);
+    return 2;
+  }
+  CUdevice dev;
+  CUcontext ctx;
+  CUstream stream;
+  CU(cuInit(0));
+  CU(cuDeviceGet(&dev, 0));
+  CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CU(cuCtxSetCurrent(ctx));
+  CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  cublasLtHandle_t h;
+  LT(cublasLtCreate(&h));
+  size_t wsBytes = (size_t)32 << 20;
+  CUdeviceptr ws;
+  CU(cuMemAlloc(&ws, wsBytes));
+  for (int a = 1; a + 2 < argc;) {
+    long m = atol(argv[a]), k = atol(argv[a + 1]), n = atol(argv[a + 2]);
+    a += 3;
+    int f32out = a < argc && strcmp(argv[a], "f32out") == 0;
+    if (f32out)
+      ++a;
+    probe(h, stream, ws, wsBytes, m, k, n, f32out);
+  }
+  return 0;
+}
