@@ -57,6 +57,8 @@ enum {
   CUBLASLT_MATMUL_DESC_TRANSB = 4,
   CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5,
   CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6,
+  CUBLASLT_MATRIX_LAYOUT_BATCH_MODE = 8,
+  CUBLASLT_BATCH_MODE_POINTER_ARRAY = 1,
   CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
   CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5,
   CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6,
@@ -223,7 +225,7 @@ bool mlxrt_matmul_validate(const mlxrt_matmul_args *p, char *msg, size_t size) {
     return false;
   }
   if (p->flags & ~(MLXRT_MATMUL_TRANSPOSE_A | MLXRT_MATMUL_TRANSPOSE_B |
-                   MLXRT_MATMUL_ACCUMULATE)) {
+                   MLXRT_MATMUL_ACCUMULATE | MLXRT_MATMUL_POINTER_ARRAYS)) {
     snprintf(msg, size, "unknown flags 0x%x", (unsigned)p->flags);
     return false;
   }
@@ -245,9 +247,19 @@ bool mlxrt_matmul_validate(const mlxrt_matmul_args *p, char *msg, size_t size) {
              (intmax_t)bCols, (intmax_t)p->ldc, (intmax_t)p->n);
     return false;
   }
+  bool pointers = p->flags & MLXRT_MATMUL_POINTER_ARRAYS;
+  if (pointers && (p->batch > MLXRT_MATMUL_MAX_POINTERS || p->strideA ||
+                   p->strideB || p->strideC)) {
+    snprintf(msg, size,
+             "pointer arrays of %jd matrices (at most %d) with batch strides "
+             "%jd, %jd, %jd (must be 0)",
+             (intmax_t)p->batch, MLXRT_MATMUL_MAX_POINTERS,
+             (intmax_t)p->strideA, (intmax_t)p->strideB, (intmax_t)p->strideC);
+    return false;
+  }
   if (p->strideA < 0 || p->strideA > limit || p->strideB < 0 ||
       p->strideB > limit || p->strideC < 0 || p->strideC > limit ||
-      (p->batch > 1 && p->strideC == 0)) {
+      (p->batch > 1 && p->strideC == 0 && !pointers)) {
     snprintf(msg, size,
              "bad batch strides: %jd, %jd, %jd (C's must be positive when "
              "batched)",
@@ -309,6 +321,9 @@ struct mlxrt_cublaslt_state {
   CUdeviceptr workspace;
   Plan *plans;
   size_t numPlans, capPlans;
+  /// This cuBLASLt has no pointer-array products (before 12.9, or no
+  /// algorithm): their matrices go one product each.
+  bool noPointerArrays;
 };
 
 static void destroyPlan(const mlxrt_cublaslt *lib, Plan *plan) {
@@ -451,8 +466,9 @@ void mlxrt_cublaslt_load_wait(mlxrt_cuda_device *dev) {
 static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
                       cublasLtMatrixLayout_t *layout, int type, int64_t rows,
                       int64_t cols, int64_t ld, int64_t batch, int64_t stride,
-                      const char *what) {
+                      bool pointers, const char *what) {
   int32_t count = (int32_t)batch;
+  uint32_t mode = CUBLASLT_BATCH_MODE_POINTER_ARRAY;
   return checkBlas(dev, lib,
                    lib->cublasLtMatrixLayoutCreate(layout, type, (uint64_t)rows,
                                                    (uint64_t)cols, ld),
@@ -467,7 +483,13 @@ static bool setLayout(mlxrt_cuda_device *dev, const mlxrt_cublaslt *lib,
                        *layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
                        &stride, sizeof(stride)),
                    "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)",
-                   what);
+                   what) &&
+         (!pointers ||
+          checkBlas(dev, lib,
+                    lib->cublasLtMatrixLayoutSetAttribute(
+                        *layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode,
+                        sizeof(mode)),
+                    "cublasLtMatrixLayoutSetAttribute(BATCH_MODE)", what));
 }
 
 void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
@@ -507,6 +529,7 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
   int32_t opA = lt.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
   int32_t opB = lt.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
   int abType = cudaType(key->abDtype), cType = cudaType(key->cDtype);
+  bool pointers = key->flags & MLXRT_MATMUL_POINTER_ARRAYS;
   if (!checkBlas(dev, lib,
                  lib->cublasLtMatmulDescCreate(&plan->desc, CUBLAS_COMPUTE_32F,
                                                CUDA_R_32F),
@@ -522,11 +545,11 @@ static bool makePlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
               plan->desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB, sizeof(opB)),
           "cublasLtMatmulDescSetAttribute(TRANSB)", what) ||
       !setLayout(dev, lib, &plan->a, abType, lt.rows[0], lt.cols[0], lt.ld[0],
-                 key->batch, lt.stride[0], what) ||
+                 key->batch, lt.stride[0], pointers, what) ||
       !setLayout(dev, lib, &plan->b, abType, lt.rows[1], lt.cols[1], lt.ld[1],
-                 key->batch, lt.stride[1], what) ||
+                 key->batch, lt.stride[1], pointers, what) ||
       !setLayout(dev, lib, &plan->c, cType, lt.rows[2], lt.cols[2], lt.ld[2],
-                 key->batch, lt.stride[2], what))
+                 key->batch, lt.stride[2], pointers, what))
     return false;
 
   cublasLtMatmulPreference_t pref = NULL;
@@ -615,6 +638,157 @@ static Plan *findPlan(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
   return plan;
 }
 
+/// Whether every operand of `p` (one matrix set each, with
+/// MLXRT_MATMUL_POINTER_ARRAYS) lies in memory of the device: a compiler bug
+/// must not become a wild write. Records the failure.
+static bool checkSpans(mlxrt_cuda_device *dev, const mlxrt_matmul_args *p,
+                       const char *what) {
+  bool ta = p->flags & MLXRT_MATMUL_TRANSPOSE_A;
+  bool tb = p->flags & MLXRT_MATMUL_TRANSPOSE_B;
+  int64_t batch = (p->flags & MLXRT_MATMUL_POINTER_ARRAYS) ? 1 : p->batch;
+  size_t abSize = mlxrt_dtype_size((mlxrt_dtype)p->abDtype);
+  struct {
+    const char *name;
+    uint64_t ptr, bytes;
+  } spans[3] = {
+      {"A", p->a,
+       spanBytes(batch, p->strideA, ta ? p->k : p->m, p->lda, ta ? p->m : p->k,
+                 abSize)},
+      {"B", p->b,
+       spanBytes(batch, p->strideB, tb ? p->n : p->k, p->ldb, tb ? p->k : p->n,
+                 abSize)},
+      {"C", p->c,
+       spanBytes(batch, p->strideC, p->m, p->ldc, p->n,
+                 mlxrt_dtype_size((mlxrt_dtype)p->cDtype))},
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (!mlxrt_cuda_find_range(dev, (uintptr_t)spans[i].ptr,
+                               (size_t)spans[i].bytes)) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                        "mlxrt_matmul: operand %s of %s [0x%jx, +%ju bytes) "
+                        "is not memory of %s",
+                        spans[i].name, what, (uintmax_t)spans[i].ptr,
+                        (uintmax_t)spans[i].bytes, dev->base.description);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Enqueues the product `p` on operands a, b, c (device addresses).
+static void enqueue(mlxrt_cuda_device *dev, struct mlxrt_cublaslt_state *s,
+                    const mlxrt_matmul_args *p, const void *a, const void *b,
+                    void *c, const char *what) {
+  mlxrt_matmul_key key;
+  mlxrt_matmul_make_key(p, &key);
+  Plan *plan = findPlan(dev, s, &key, what);
+  if (!plan)
+    return;
+  float alpha = 1.0f, beta = (p->flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
+  checkBlas(dev, s->lib,
+            s->lib->cublasLtMatmul(s->handle, plan->desc, &alpha, b, plan->a, a,
+                                   plan->b, &beta, c, plan->c, c, plan->c,
+                                   &plan->algo, (void *)(uintptr_t)s->workspace,
+                                   plan->workspaceSize, dev->stream),
+            "cublasLtMatmul", what);
+}
+
+/// The matrices of `p` (MLXRT_MATMUL_POINTER_ARRAYS) as one cuBLASLt
+/// product over arrays of their addresses in device memory: memory of this
+/// run, written now, or graph memory written once the graph exists.
+/// Without pointer-array products in this cuBLASLt, one product each.
+static void matmulPointerArrays(mlxrt_cuda_device *dev,
+                                struct mlxrt_cublaslt_state *s,
+                                const mlxrt_matmul_args *p, const char *what) {
+  const uint64_t *arrays[3] = {(const uint64_t *)(uintptr_t)p->a,
+                               (const uint64_t *)(uintptr_t)p->b,
+                               (const uint64_t *)(uintptr_t)p->c};
+  uint64_t table[3 * MLXRT_MATMUL_MAX_POINTERS];
+  mlxrt_matmul_args one = *p;
+  one.flags &= ~MLXRT_MATMUL_POINTER_ARRAYS;
+  one.batch = 1;
+  // The key's alignments: each operand's least over the matrices.
+  uint64_t lowBits[3] = {0, 0, 0};
+  for (int64_t i = 0; i < p->batch; ++i) {
+    one.a = arrays[0][i];
+    one.b = arrays[1][i];
+    one.c = arrays[2][i];
+    if (!one.a || !one.b || !one.c) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_INVALID_ARGUMENT,
+                        "mlxrt_matmul: a null operand pointer in matrix %jd "
+                        "of %s",
+                        (intmax_t)i, what);
+      return;
+    }
+    if (!checkSpans(dev, &one, what))
+      return;
+    for (int j = 0; j < 3; ++j) {
+      table[j * p->batch + i] = arrays[j][i];
+      lowBits[j] |= arrays[j][i] % 256;
+    }
+  }
+  if (s->noPointerArrays) {
+    for (int64_t i = 0; i < p->batch && !dev->failed; ++i) {
+      one.a = arrays[0][i];
+      one.b = arrays[1][i];
+      one.c = arrays[2][i];
+      enqueue(dev, s, &one, (const void *)(uintptr_t)one.a,
+              (const void *)(uintptr_t)one.b, (void *)(uintptr_t)one.c, what);
+    }
+    return;
+  }
+  size_t bytes = 3 * (size_t)p->batch * sizeof(uint64_t);
+  uint64_t *onDevice =
+      mlxrt_cuda_scratch(dev, bytes, "mlxrt_matmul's pointers");
+  if (!onDevice)
+    return;
+  // Captured, the graph uploads them before its first launch. Else a copy
+  // on the stream (the memory may be a spare that enqueued kernels still
+  // use), from host memory of the run, freed once the run is done.
+  if (dev->graph.capturing) {
+    if (!mlxrt_cuda_capture_upload_copy(dev, (CUdeviceptr)onDevice, table,
+                                        bytes))
+      return;
+  } else {
+    void *staged = mlxrt_cuda_sink(dev, bytes);
+    if (!staged) {
+      mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+      return;
+    }
+    memcpy(staged, table, bytes);
+    if (!mlxrt_cuda_check(dev,
+                          dev->drv->cuMemcpyAsync((CUdeviceptr)onDevice,
+                                                  (CUdeviceptr)staged, bytes,
+                                                  dev->stream),
+                          "cuMemcpyAsync of %s's pointers", what))
+      return;
+  }
+  // The addresses' low bits stand for all of them in the key.
+  mlxrt_matmul_args all = *p;
+  all.a = lowBits[0] ? lowBits[0] : 256;
+  all.b = lowBits[1] ? lowBits[1] : 256;
+  all.c = lowBits[2] ? lowBits[2] : 256;
+  mlxrt_matmul_key key;
+  mlxrt_matmul_make_key(&all, &key);
+  Plan *plan = findPlan(dev, s, &key, what);
+  if (!plan) {
+    // No such product here: never again, one product each instead.
+    mlxrt_cuda_clear_failure(dev);
+    s->noPointerArrays = true;
+    matmulPointerArrays(dev, s, p, what);
+    return;
+  }
+  float alpha = 1.0f, beta = (p->flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
+  checkBlas(dev, s->lib,
+            s->lib->cublasLtMatmul(s->handle, plan->desc, &alpha,
+                                   onDevice + p->batch, plan->a, onDevice,
+                                   plan->b, &beta, onDevice + 2 * p->batch,
+                                   plan->c, onDevice + 2 * p->batch, plan->c,
+                                   &plan->algo, (void *)(uintptr_t)s->workspace,
+                                   plan->workspaceSize, dev->stream),
+            "cublasLtMatmul", what);
+}
+
 //===----------------------------------------------------------------------===//
 // The ABI
 //===----------------------------------------------------------------------===//
@@ -648,50 +822,12 @@ void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
                       msg);
     return;
   }
-  // Every operand must lie in memory of the device: a compiler bug must not
-  // become a wild write.
-  bool ta = flags & MLXRT_MATMUL_TRANSPOSE_A;
-  bool tb = flags & MLXRT_MATMUL_TRANSPOSE_B;
-  size_t abSize = mlxrt_dtype_size((mlxrt_dtype)ab_dtype);
-  struct {
-    const char *name;
-    uint64_t ptr, bytes;
-  } spans[3] = {
-      {"A", p.a,
-       spanBytes(batch, stride_a, ta ? k : m, lda, ta ? m : k, abSize)},
-      {"B", p.b,
-       spanBytes(batch, stride_b, tb ? n : k, ldb, tb ? k : n, abSize)},
-      {"C", p.c,
-       spanBytes(batch, stride_c, m, ldc, n,
-                 mlxrt_dtype_size((mlxrt_dtype)c_dtype))},
-  };
-  for (int i = 0; i < 3; ++i) {
-    if (!mlxrt_cuda_find_range(dev, (uintptr_t)spans[i].ptr,
-                               (size_t)spans[i].bytes)) {
-      mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
-                        "mlxrt_matmul: operand %s of %s [0x%jx, +%ju bytes) "
-                        "is not memory of %s",
-                        spans[i].name, what, (uintmax_t)spans[i].ptr,
-                        (uintmax_t)spans[i].bytes, dev->base.description);
-      return;
-    }
-  }
   struct mlxrt_cublaslt_state *s = getState(dev);
   if (!s)
     return;
-  mlxrt_matmul_key key;
-  mlxrt_matmul_make_key(&p, &key);
-  Plan *plan = findPlan(dev, s, &key, what);
-  if (!plan)
-    return;
-  float alpha = 1.0f, beta = (flags & MLXRT_MATMUL_ACCUMULATE) ? 1.0f : 0.0f;
-  void *cPtr = (void *)(uintptr_t)p.c;
-  checkBlas(dev, s->lib,
-            s->lib->cublasLtMatmul(s->handle, plan->desc, &alpha,
-                                   (const void *)(uintptr_t)p.b, plan->a,
-                                   (const void *)(uintptr_t)p.a, plan->b, &beta,
-                                   cPtr, plan->c, cPtr, plan->c, &plan->algo,
-                                   (void *)(uintptr_t)s->workspace,
-                                   plan->workspaceSize, dev->stream),
-            "cublasLtMatmul", what);
+  if (flags & MLXRT_MATMUL_POINTER_ARRAYS)
+    matmulPointerArrays(dev, s, &p, what);
+  else if (checkSpans(dev, &p, what))
+    enqueue(dev, s, &p, (const void *)(uintptr_t)p.a,
+            (const void *)(uintptr_t)p.b, (void *)(uintptr_t)p.c, what);
 }

@@ -495,6 +495,34 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                    (int)sharedMemBytes);
 }
 
+/// Memory for the rest of the run: graph memory, freed with its graph,
+/// while capturing (the graph keeps the addresses it was captured with).
+static void *allocateForRun(mlxrt_cuda_device *dev, size_t bytes, bool managed,
+                            const char *what) {
+  void *p = NULL;
+  mlxrt_error err;
+  mlxrt_status st = mlxrt_cuda_allocate(
+      dev, bytes,
+      dev->graph.capturing ? MLXRT_CUDA_GRAPH_MEMORY : MLXRT_CUDA_INTERMEDIATE,
+      managed, &p, &err);
+  if (st != MLXRT_OK) {
+    mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);
+    return NULL;
+  }
+  if (dev->graph.capturing) {
+    // Freed with its graph, whichever graphs are cached by then.
+    mlxrt_cuda_alloc *a = mlxrt_cuda_find_range(dev, (uintptr_t)p, 0);
+    if (a && a->key == p)
+      a->graph = dev->graph.id;
+  }
+  return p;
+}
+
+void *mlxrt_cuda_scratch(mlxrt_cuda_device *dev, size_t bytes,
+                         const char *what) {
+  return allocateForRun(dev, bytes, false, what);
+}
+
 /// An intermediate buffer of the run, or host memory (a sink) once the run
 /// has failed, so that host code touching it does not crash (the kernels
 /// that would use it no longer run).
@@ -504,23 +532,8 @@ static void *allocIntermediate(size_t bytes, bool managed, const char *what) {
     return NULL; // Not inside mlxrt_device_run on a CUDA device.
   if (dev->failed)
     return mlxrt_cuda_sink(dev, bytes);
-  void *p = NULL;
-  mlxrt_error err;
-  // The graph keeps the addresses it was captured with.
-  mlxrt_status st = mlxrt_cuda_allocate(
-      dev, bytes,
-      dev->graph.capturing ? MLXRT_CUDA_GRAPH_MEMORY : MLXRT_CUDA_INTERMEDIATE,
-      managed, &p, &err);
-  if (st == MLXRT_OK && dev->graph.capturing) {
-    // Freed with its graph, whichever graphs are cached by then.
-    mlxrt_cuda_alloc *a = mlxrt_cuda_find_range(dev, (uintptr_t)p, 0);
-    if (a && a->key == p)
-      a->graph = dev->graph.id;
-  }
-  if (st == MLXRT_OK)
-    return p;
-  mlxrt_cuda_record(dev, st, "%s: %s", what, err.message);
-  return mlxrt_cuda_sink(dev, bytes);
+  void *p = allocateForRun(dev, bytes, managed, what);
+  return p ? p : mlxrt_cuda_sink(dev, bytes);
 }
 
 static void freeIntermediate(void *ptr, const char *fn) {

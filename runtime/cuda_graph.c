@@ -35,6 +35,12 @@ static void releaseGraphMemory(mlxrt_cuda_device *dev, unsigned id) {
       mlxrt_cuda_release(dev, dev->allocs[i].key, false);
 }
 
+static void clearUploads(mlxrt_cuda_graph *g) {
+  for (size_t i = 0; i < g->numUploads; ++i)
+    free(g->uploads[i].owned);
+  g->numUploads = 0;
+}
+
 static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
   if (g->exec || g->id) // The graph or its memory may be in use.
     mlxrt_cuda_wait_runs(dev, dev->enqueued);
@@ -44,6 +50,7 @@ static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
   if (g->id)
     releaseGraphMemory(dev, g->id);
   free(g->args);
+  clearUploads(g);
   free(g->uploads);
   memset(g, 0, sizeof(*g));
 }
@@ -197,7 +204,7 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
       return;
     // Give up graphs for this program; nothing ran, so run it as is.
     releaseGraphMemory(dev, g->id);
-    g->numUploads = 0;
+    clearUploads(g);
     g->state = MLXRT_GRAPH_UNCAPTURED;
     mlxrt_cuda_clear_failure(dev);
     entry(args);
@@ -238,6 +245,22 @@ bool mlxrt_cuda_capture_upload(mlxrt_cuda_device *dev, CUdeviceptr dst,
     g->uploads = grown;
     g->capUploads = cap;
   }
-  g->uploads[g->numUploads++] = (mlxrt_cuda_upload){dst, src, bytes};
+  g->uploads[g->numUploads++] = (mlxrt_cuda_upload){dst, src, bytes, NULL};
+  return true;
+}
+
+bool mlxrt_cuda_capture_upload_copy(mlxrt_cuda_device *dev, CUdeviceptr dst,
+                                    const void *src, size_t bytes) {
+  void *copy = malloc(bytes ? bytes : 1);
+  if (!copy) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    return false;
+  }
+  memcpy(copy, src, bytes);
+  if (!mlxrt_cuda_capture_upload(dev, dst, copy, bytes)) {
+    free(copy);
+    return false;
+  }
+  dev->graph.uploads[dev->graph.numUploads - 1].owned = copy;
   return true;
 }

@@ -312,6 +312,7 @@ typedef struct mlxrt_cuda_upload {
   CUdeviceptr dst;
   const void *src;
   size_t bytes;
+  void *owned; ///< src when the graph owns a copy of it (freed with it).
 } mlxrt_cuda_upload;
 
 enum { MLXRT_CUDA_ALLOC_HINTS = 1024 };
@@ -502,6 +503,14 @@ void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
 /// once the graph exists. False (recorded) when out of memory.
 bool mlxrt_cuda_capture_upload(mlxrt_cuda_device *dev, CUdeviceptr dst,
                                const void *src, size_t bytes);
+/// The same for bytes that do not outlive the call: the graph keeps a copy.
+bool mlxrt_cuda_capture_upload_copy(mlxrt_cuda_device *dev, CUdeviceptr dst,
+                                    const void *src, size_t bytes);
+
+/// Device memory for the rest of the running program (graph memory while
+/// capturing), or NULL with the failure recorded.
+void *mlxrt_cuda_scratch(mlxrt_cuda_device *dev, size_t bytes,
+                         const char *what);
 
 /// Waits for the enqueued runs up to number `run` (dev->enqueued counts
 /// them) and reports their trace; a failure is recorded (device_cuda.c).

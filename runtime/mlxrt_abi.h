@@ -82,7 +82,14 @@ enum {
   MLXRT_MATMUL_TRANSPOSE_A = 1,
   MLXRT_MATMUL_TRANSPOSE_B = 2,
   MLXRT_MATMUL_ACCUMULATE = 4,
+  /// a, b and c are host addresses of arrays of `batch` device addresses,
+  /// one matrix each (products that share an operand, each in its own
+  /// buffer); the batch strides must be 0.
+  MLXRT_MATMUL_POINTER_ARRAYS = 8,
 };
+
+/// The most matrices of a product with MLXRT_MATMUL_POINTER_ARRAYS.
+#define MLXRT_MATMUL_MAX_POINTERS 16
 
 //===----------------------------------------------------------------------===//
 // ABI of compiled CUDA code
@@ -141,7 +148,9 @@ void mlxrt_graph_capturable(void);
 /// (MLXRT_MATMUL_TRANSPOSE_A/B: element (i, l) of A at a + l * lda + i). A
 /// and B are of `ab_dtype` (float32, float16 or bfloat16), C of `c_dtype`
 /// (float32, or ab_dtype); products accumulate in float32. Pointers are
-/// device addresses as integers; a batch stride may be 0 (broadcast).
+/// device addresses as integers; a batch stride may be 0 (broadcast). With
+/// MLXRT_MATMUL_POINTER_ARRAYS, a, b and c point to host arrays of the
+/// batch's device addresses instead (read during the call).
 void mlxrt_matmul(int32_t ab_dtype, int32_t c_dtype, int32_t flags,
                   int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
                   int64_t lda, int64_t stride_a, int64_t b, int64_t ldb,

@@ -77,9 +77,10 @@ static struct {
     {"cc_minor", 0},           //
     {"concurrent", 1},         // concurrent managed access
     {"fail_instantiate", 0},
-    {"unsupported_m", 0}, // a product with this cuBLASLt m is unsupported
-    {"deferred", 0},      // stream work waits until something synchronizes
-    {"pending", 0},       // operations waiting so
+    {"unsupported_m", 0},     // a product with this cuBLASLt m is unsupported
+    {"no_pointer_arrays", 0}, // cuBLASLt without pointer-array batches
+    {"deferred", 0},          // stream work waits until something synchronizes
+    {"pending", 0},           // operations waiting so
 };
 
 static long *var(const char *name) {
@@ -126,6 +127,7 @@ typedef struct {
   int transA, transB;
   int64_t rows[3], cols[3], ld[3], stride[3];
   int32_t batch;
+  int pointers; ///< a, b and c are arrays of `batch` matrix addresses.
 } Gemm;
 
 typedef struct {
@@ -616,6 +618,7 @@ typedef struct {
   int type;
   int64_t rows, cols, ld, stride;
   int32_t batch;
+  uint32_t mode; ///< 1: pointer arrays.
 } Layout;
 
 int cublasLtCreate(void **handle) {
@@ -659,7 +662,7 @@ int cublasLtMatmulDescSetAttribute(Desc *d, int attr, const void *buf,
 int cublasLtMatrixLayoutCreate(Layout **l, int type, uint64_t rows,
                                uint64_t cols, int64_t ld) {
   *l = calloc(1, sizeof(Layout));
-  **l = (Layout){type, (int64_t)rows, (int64_t)cols, ld, 0, 1};
+  **l = (Layout){type, (int64_t)rows, (int64_t)cols, ld, 0, 1, 0};
   return ld < (int64_t)rows ? 7 : 0; // Column-major: ld >= rows.
 }
 int cublasLtMatrixLayoutDestroy(Layout *l) {
@@ -672,6 +675,8 @@ int cublasLtMatrixLayoutSetAttribute(Layout *l, int attr, const void *buf,
     memcpy(&l->batch, buf, 4);
   else if (attr == 6 && size == 8)
     memcpy(&l->stride, buf, 8);
+  else if (attr == 8 && size == 4 && !*var("no_pointer_arrays"))
+    memcpy(&l->mode, buf, 4); // A cuBLASLt before 12.9 has no batch mode.
   else
     return 7;
   return 0;
@@ -719,24 +724,30 @@ static void gemm(const Gemm *g, const float *a, const float *b, float *c,
                  float alpha, float beta) {
   int64_t m = g->rows[2], n = g->cols[2];
   int64_t k = g->transA ? g->rows[0] : g->cols[0];
-  for (int32_t bi = 0; bi < g->batch; ++bi)
+  for (int32_t bi = 0; bi < g->batch; ++bi) {
+    // Pointer arrays are read when the product runs, as on a GPU.
+    const float *ab =
+        g->pointers ? ((const float *const *)a)[bi] : a + bi * g->stride[0];
+    const float *bb =
+        g->pointers ? ((const float *const *)b)[bi] : b + bi * g->stride[1];
+    float *cb = g->pointers ? ((float *const *)c)[bi] : c + bi * g->stride[2];
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0;
         for (int64_t l = 0; l < k; ++l) {
-          float x = g->transA ? a[bi * g->stride[0] + l + i * g->ld[0]]
-                              : a[bi * g->stride[0] + i + l * g->ld[0]];
-          float y = g->transB ? b[bi * g->stride[1] + j + l * g->ld[1]]
-                              : b[bi * g->stride[1] + l + j * g->ld[1]];
+          float x = g->transA ? ab[l + i * g->ld[0]] : ab[i + l * g->ld[0]];
+          float y = g->transB ? bb[j + l * g->ld[1]] : bb[l + j * g->ld[1]];
           sum += (double)x * y;
         }
-        float *out = &c[bi * g->stride[2] + i + j * g->ld[2]];
+        float *out = &cb[i + j * g->ld[2]];
         *out = (float)(alpha * sum + (beta != 0 ? beta * *out : 0));
       }
+  }
   ++*var("products");
   char line[128];
-  snprintf(line, sizeof(line), "gemm %lld x %lld x %lld, batch %d",
-           (long long)m, (long long)n, (long long)k, (int)g->batch);
+  snprintf(line, sizeof(line), "gemm %lld x %lld x %lld, batch %d%s",
+           (long long)m, (long long)n, (long long)k, (int)g->batch,
+           g->pointers ? " (pointer arrays)" : "");
   trace(line, (int)strlen(line));
 }
 
@@ -760,6 +771,9 @@ int cublasLtMatmul(void *h, Desc *d, const float *alpha, const float *a,
   n.gemm.transA = d->transA;
   n.gemm.transB = d->transB;
   n.gemm.batch = lc->batch;
+  n.gemm.pointers = lc->mode == 1;
+  if (la->mode != lc->mode || lb->mode != lc->mode)
+    return 15; // One batch mode for all operands, as the runtime asks.
   n.a = a;
   n.b = b;
   n.c = dd;

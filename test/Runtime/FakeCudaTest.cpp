@@ -108,13 +108,37 @@ void matmulEntry(void **args) {
                S.m * S.n);
 }
 
+/// C0 = A @ B0^T and C1 = A @ B1^T (3 x 5 each, k = 4) as one product over
+/// pointer arrays, as mlxc groups projections of one input: In holds A, B0
+/// and B1, Out C0 then C1. BadPointer replaces B1 by an address outside
+/// the device's memory.
+bool BadPointer = false;
+
+void sharedOperandEntry(void **args) {
+  mlxrt_graph_capturable();
+  ++Calls;
+  float *in = static_cast<float *>(args[0]);
+  float *out = static_cast<float *>(args[1]);
+  auto at = [](const float *p) { return reinterpret_cast<int64_t>(p); };
+  int64_t a[2] = {at(in), at(in)};
+  int64_t b[2] = {at(in + 12), BadPointer ? int64_t(4096) : at(in + 32)};
+  int64_t c[2] = {at(out), at(out + 15)};
+  mlxrt_matmul(MLXRT_DTYPE_FLOAT32, MLXRT_DTYPE_FLOAT32,
+               MLXRT_MATMUL_TRANSPOSE_B | MLXRT_MATMUL_POINTER_ARRAYS, 2, 3, 5,
+               4, reinterpret_cast<int64_t>(a), 4, 0,
+               reinterpret_cast<int64_t>(b), 4, 0, reinterpret_cast<int64_t>(c),
+               5, 0);
+}
+
 class FakeCuda : public ::testing::TestWithParam<bool> {
 protected:
   void SetUp() override {
-    for (const char *name : {"launches", "syncs", "captured", "graph_launches",
-                             "capture_errors", "heuristics", "handles",
-                             "products", "fail_instantiate", "unsupported_m"})
+    for (const char *name :
+         {"launches", "syncs", "captured", "graph_launches", "capture_errors",
+          "heuristics", "handles", "products", "fail_instantiate",
+          "unsupported_m", "no_pointer_arrays"})
       F.set(name, 0);
+    BadPointer = false;
     F.set("cc_major", 9);
     F.set("cc_minor", 0);
     // Work on the stream waits until a synchronization reaches it, as on a
@@ -360,6 +384,57 @@ TEST_P(FakeCuda, UnsupportedProductNamesTheCall) {
             "cublasLtMatmulAlgoGetHeuristic for the product 2 x (3 x 5 x 4) "
             "(float32 -> float32) failed on cuda:0 (Fake GPU): "
             "CUBLAS_STATUS_NOT_SUPPORTED (fake status)");
+}
+
+/// The products of sharedOperandEntry, computed here: small integers, exact
+/// in float32.
+std::vector<float> sharedOperandProducts(const float *in) {
+  std::vector<float> want(30);
+  for (int p = 0; p < 2; ++p)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j) {
+        float sum = 0;
+        for (int l = 0; l < 4; ++l)
+          sum += in[i * 4 + l] * in[(p ? 32 : 12) + j * 4 + l];
+        want[p * 15 + i * 5 + j] = sum;
+      }
+  return want;
+}
+
+TEST_P(FakeCuda, SharedOperandProductsThroughPointerArrays) {
+  for (int noPointerArrays = 0; noPointerArrays < 2; ++noPointerArrays) {
+    if (noPointerArrays) { // A cuBLASLt before 12.9: one product each.
+      close();
+      F.set("no_pointer_arrays", 1);
+      open();
+    }
+    long products = F.get("products");
+    for (int r = 0; r < 3; ++r) {
+      for (unsigned i = 0; i < N; ++i)
+        in()[i] = float(int((i + r) % 7) - 3);
+      std::memset(Out, 0, N * sizeof(float));
+      ASSERT_EQ(run(sharedOperandEntry), MLXRT_OK) << Err.message;
+      // The arrays are read when the product runs: a direct run, the run
+      // that captures and the graph's replay.
+      EXPECT_EQ(std::vector<float>(out(), out() + 30),
+                sharedOperandProducts(in()))
+          << "run " << r << (noPointerArrays ? ", one product each" : "");
+    }
+    EXPECT_EQ(F.get("products") - products, noPointerArrays ? 6 : 3);
+    EXPECT_EQ(Calls, 2 * (noPointerArrays + 1));
+  }
+}
+
+TEST_P(FakeCuda, SharedOperandProductRejectsAForeignPointer) {
+  BadPointer = true;
+  EXPECT_EQ(run(sharedOperandEntry), MLXRT_ERROR_DEVICE);
+  EXPECT_NE(
+      std::string(Err.message)
+          .find("mlxrt_matmul: operand B of the product 2 x (3 x 5 x 4) "
+                "(float32 -> float32) [0x1000, +80 bytes) is not memory of"),
+      std::string::npos)
+      << Err.message;
+  EXPECT_EQ(F.get("products"), 0);
 }
 
 std::string image(const std::vector<std::pair<uint32_t, std::string>> &parts,
