@@ -124,8 +124,17 @@ TEST(MatmulArgs, Validation) {
   p.abDtype = MLXRT_DTYPE_INT32;
   EXPECT_TRUE(contains(why(p), "unsupported dtypes int32 x int32 -> float32"));
   p = goodArgs();
-  p.flags = 8;
-  EXPECT_EQ(why(p), "unknown flags 0x8");
+  p.flags = 16;
+  EXPECT_EQ(why(p), "unknown flags 0x10");
+  // Pointer arrays: the arrays stand for the strides, at most 16 matrices.
+  p = goodArgs();
+  p.flags = MLXRT_MATMUL_POINTER_ARRAYS;
+  EXPECT_EQ(why(p), "pointer arrays of 2 matrices (at most 16) with batch "
+                    "strides 24, 32, 12 (must be 0)");
+  p.strideA = p.strideB = p.strideC = 0;
+  EXPECT_EQ(why(p), "ok");
+  p.batch = 17;
+  EXPECT_TRUE(contains(why(p), "pointer arrays of 17 matrices (at most 16)"));
   p = goodArgs();
   p.k = 0;
   EXPECT_EQ(why(p), "bad sizes: batch 2, m 3, n 4, k 0 (each at least 1)");
