@@ -644,10 +644,24 @@ def MlxcMatmulToRuntime : Pass<"mlxc-matmul-to-runtime", "::mlir::ModuleOp"> {
     or offsets, no unit-stride dimension, other dtypes, empty) is left
     alone and becomes a generated kernel.
 
+    With `group-shared-operands`, single products (in one block) of the
+    same input A, shapes, dtypes and flags, each into its own buffer (q, k
+    and v's projections; SwiGLU's gate and up), become one call at the
+    first of them with `MLXRT_MATMUL_POINTER_ARRAYS`: A, B and C are host
+    arrays (`memref.alloca`) of the products' addresses, up to 16. A later
+    product joins only when nothing between reads or writes its result or
+    writes its inputs; its result's allocation moves up.
+
     The pointers come from `memref.extract_aligned_pointer_as_index` ops
     marked `mlx.device_access`, so that `mlx-memory-placement` counts them
     as device accesses.
   }];
+  let options = [
+    Option<"groupSharedOperands", "group-shared-operands", "bool",
+           /*default=*/"false",
+           "One pointer-array call for products of one input (the CUDA "
+           "runtime's)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];

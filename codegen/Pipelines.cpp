@@ -73,7 +73,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO,
          "mlxc-plan-in-place-outputs,"
          // Before the loops: products of few rows over a row-major operand
          // become split kernels, those that cuBLASLt can run calls.
-         "mlxc-split-vector-products,mlxc-matmul-to-runtime,"
+         "mlxc-split-vector-products,"
+         "mlxc-matmul-to-runtime{group-shared-operands},"
          "mlxc-lower-attention,mlxc-copy-to-linalg,"
          "mlxc-fuse-row-kernels{clusters=" +
          std::to_string(clusterRows) +

@@ -69,7 +69,8 @@ static std::optional<int64_t> getByteSize(MemRefType type) {
 }
 
 /// The call that consumes the address `op` extracts (through integer
-/// arithmetic on it), or `op` itself.
+/// arithmetic on it, or a host array of addresses that the call is given:
+/// mlxrt_matmul's grouped products), or `op` itself.
 static Operation *getPointerConsumer(Operation *op) {
   Operation *current = op;
   while (current->getNumResults() == 1) {
@@ -84,6 +85,13 @@ static Operation *getPointerConsumer(Operation *op) {
     if (isa<func::CallOp>(current))
       return current;
   }
+  auto store = dyn_cast<memref::StoreOp>(current);
+  if (store && store.getValue() != store.getMemRef() &&
+      store.getMemRef().getDefiningOp<memref::AllocaOp>())
+    for (Operation *user : store.getMemRef().getUsers())
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+        if (Operation *call = getPointerConsumer(user); isa<func::CallOp>(call))
+          return call;
   return op;
 }
 

@@ -27,7 +27,11 @@ lines = [ln for ln in r.stdout.splitlines() if ln.startswith('"')]
 launches = {}
 for row in csv.DictReader(io.StringIO("\n".join(lines))):
     key = (row["ID"], row["Kernel Name"][:40])
-    launches.setdefault(key, {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+    try:  # "n/a" where a metric does not apply (a cuBLASLt helper kernel)
+        value = float(row["Metric Value"].replace(",", ""))
+    except ValueError:
+        value = 0.0
+    launches.setdefault(key, {})[row["Metric Name"]] = value
 by = {}
 for (_, name), m in launches.items():
     e = by.setdefault(name, [0, 0.0, 0.0, 0.0, int(m.get("launch__grid_size", 0))])

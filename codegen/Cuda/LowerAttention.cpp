@@ -195,6 +195,24 @@ public:
     return words;
   }
 
+  /// The max or sum of `values` as a balanced tree: a chain as long as
+  /// the log of their count.
+  Value treeReduce(SmallVector<Value> values, bool isMax) {
+    while (values.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < values.size(); i += 2)
+        next.push_back(
+            isMax ? arith::MaxNumFOp::create(b, loc, values[i], values[i + 1])
+                        .getResult()
+                  : arith::AddFOp::create(b, loc, values[i], values[i + 1])
+                        .getResult());
+      if (values.size() % 2)
+        next.push_back(values.back());
+      values = std::move(next);
+    }
+    return values.front();
+  }
+
   /// `value` combined with the lanes `1` and `2` apart (a row's quad).
   Value quadReduce(Value value, bool isMax) {
     for (int offset : {1, 2}) {
@@ -454,6 +472,31 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   Value vBase = kb.add(smemBase, keyTileBytes);
   copyTile(kRows, kRowBytes, kb.index(0), smemBase, dim);
 
+  // The fragment reads' addresses as a few bases a lane plus constants:
+  // the swizzle (chunk ^ row % 8) only changes a chunk's low three bits, so
+  // chunk c + 8 lies 128 bytes past chunk c in every row.
+  auto swizzled = [&](Value rowStart, Value lowChunk) {
+    return kb.add(
+        rowStart,
+        kb.mul(arith::XOrIOp::create(b, loc, lowChunk, matrixRow), 16));
+  };
+  // Keys: chunk 4kp + matrix of row nt * 8 + matrixRow.
+  Value keyRow = kb.add(smemBase, kb.mul(matrixRow, dim * 2));
+  Value keyBases[2] = {swizzled(keyRow, matrix),
+                       swizzled(keyRow, kb.add(matrix, 4))};
+  // Values: chunk 2dp + matrix / 2 of row ks * 16 + (matrix % 2) * 8 +
+  // matrixRow.
+  Value half = arith::DivUIOp::create(b, loc, matrix, kb.index(2));
+  Value valueRow = kb.add(
+      vBase,
+      kb.mul(
+          kb.add(kb.mul(arith::RemUIOp::create(b, loc, matrix, kb.index(2)), 8),
+                 matrixRow),
+          vdim * 2));
+  SmallVector<Value> valueBases;
+  for (int64_t x = 0; x < std::min<int64_t>(4, vTiles / 2); ++x)
+    valueBases.push_back(swizzled(valueRow, kb.add(half, 2 * x)));
+
   // Each tile: its keys have landed and every warp is done with the last
   // values, so the values start their copy while the scores are computed;
   // then the values have landed and every warp is done with the keys, so
@@ -474,22 +517,18 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
 
         // Scores: 8 fragments of 8 keys. One ldmatrix gives the B fragments
         // of two k-steps: matrices i = 0..3 are the 16-byte chunks 4kp + i
-        // of key rows nt * 8 + j (swizzle j).
-        SmallVector<std::array<Value, 4>> s(kKeyTile / 8);
-        for (int64_t nt = 0; nt < kKeyTile / 8; ++nt) {
-          std::array<Value, 4> c = {zero, zero, zero, zero};
-          Value rowAddress =
-              kb.add(smemBase, kb.mul(kb.add(matrixRow, nt * 8), dim * 2));
-          for (int64_t kp = 0; kp < kSteps / 2; ++kp) {
-            Value chunk = arith::XOrIOp::create(b, loc, kb.add(matrix, 4 * kp),
-                                                matrixRow);
-            std::array<Value, 4> words =
-                kb.ldmatrix(ldmatrix, kb.add(rowAddress, kb.mul(chunk, 16)));
-            kb.mmaInto(qFrag[2 * kp], {words[0], words[1]}, c);
-            kb.mmaInto(qFrag[2 * kp + 1], {words[2], words[3]}, c);
+        // of key rows nt * 8 + j (swizzle j). k-steps outside, fragments
+        // inside: consecutive MMAs add into different fragments.
+        SmallVector<std::array<Value, 4>> s(kKeyTile / 8,
+                                            {zero, zero, zero, zero});
+        for (int64_t kp = 0; kp < kSteps / 2; ++kp)
+          for (int64_t nt = 0; nt < kKeyTile / 8; ++nt) {
+            std::array<Value, 4> words = kb.ldmatrix(
+                ldmatrix,
+                kb.add(keyBases[kp % 2], (kp / 2) * 128 + nt * 8 * dim * 2));
+            kb.mmaInto(qFrag[2 * kp], {words[0], words[1]}, s[nt]);
+            kb.mmaInto(qFrag[2 * kp + 1], {words[2], words[3]}, s[nt]);
           }
-          s[nt] = c;
-        }
 
         // Causal mask: key j is visible from row i when j <= i + S - L. Only
         // the tiles that reach past the block's first row need it.
@@ -555,12 +594,12 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
         Value l2e = kb.f32Const(log2e);
         SmallVector<Value> alpha(2);
         for (int r = 0; r < 2; ++r) {
-          Value m = s[0][2 * r];
+          SmallVector<Value> row;
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
             for (int e = 0; e < 2; ++e)
-              if (nt || e)
-                m = arith::MaxNumFOp::create(b, loc, m, s[nt][2 * r + e]);
-          m = kb.quadReduce(m, /*isMax=*/true);
+              row.push_back(s[nt][2 * r + e]);
+          Value m = kb.quadReduce(kb.treeReduce(row, /*isMax=*/true),
+                                  /*isMax=*/true);
           Value newMax = arith::MaxNumFOp::create(b, loc, rowMax[r], m);
           Value shiftMax = shiftOf(newMax);
           Value shift = arith::MulFOp::create(
@@ -570,14 +609,15 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
               arith::MulFOp::create(
                   b, loc, arith::SubFOp::create(b, loc, rowMax[r], shiftMax),
                   l2e));
-          Value sum = zero;
+          SmallVector<Value> exps;
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
             for (int e = 0; e < 2; ++e) {
               Value &score = s[nt][2 * r + e];
               score = math::Exp2Op::create(
                   b, loc, math::FmaOp::create(b, loc, score, l2e, shift));
-              sum = arith::AddFOp::create(b, loc, sum, score);
+              exps.push_back(score);
             }
+          Value sum = kb.treeReduce(exps, /*isMax=*/false);
           rowSum[r] = math::FmaOp::create(b, loc, rowSum[r], alpha[r], sum);
           rowMax[r] = newMax;
         }
@@ -610,25 +650,16 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
         // acc += P.V: B[k][n] = V[k][n], transposed by ldmatrix: matrices
         // i = 0..3 are rows ks * 16 + (i % 2) * 8 + j of chunk 2dp + i / 2
         // (swizzle j), the B fragments of dims 2dp and 2dp + 1.
-        for (int64_t ks = 0; ks < kKeyTile / 16; ++ks) {
-          Value row = kb.add(
-              kb.add(kb.mul(arith::RemUIOp::create(b, loc, matrix, kb.index(2)),
-                            8),
-                     matrixRow),
-              ks * 16);
-          Value rowAddress = kb.add(vBase, kb.mul(row, vdim * 2));
-          Value half = arith::DivUIOp::create(b, loc, matrix, kb.index(2));
+        for (int64_t ks = 0; ks < kKeyTile / 16; ++ks)
           for (int64_t dp = 0; dp < vTiles / 2; ++dp) {
-            Value chunk =
-                arith::XOrIOp::create(b, loc, kb.add(half, 2 * dp), matrixRow);
             std::array<Value, 4> words = kb.ldmatrix(
-                ldmatrixTrans, kb.add(rowAddress, kb.mul(chunk, 16)));
+                ldmatrixTrans, kb.add(valueBases[dp % 4],
+                                      (dp / 4) * 128 + ks * 16 * vdim * 2));
             kb.mmaInto(pFrag[ks], {words[0], words[1]},
                        MutableArrayRef<Value>(acc).slice(2 * dp * 4, 4));
             kb.mmaInto(pFrag[ks], {words[2], words[3]},
                        MutableArrayRef<Value>(acc).slice((2 * dp + 1) * 4, 4));
           }
-        }
         SmallVector<Value> results(acc);
         results.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
         scf::YieldOp::create(b, loc, results);

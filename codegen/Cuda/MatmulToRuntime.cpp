@@ -8,6 +8,10 @@
 // A half-precision product added to a residual that dies there (a decoder
 // layer's residual connection) accumulates into the residual's buffer,
 // which becomes the sum's output: cuBLASLt computes D = A B + C with C = D.
+// Products of one input into buffers of their own (q, k and v's
+// projections, SwiGLU's gate and up) become one call over arrays of their
+// addresses: one cuBLASLt product over all of their tiles, which fills the
+// GPU better than each alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -43,6 +48,7 @@ enum : int32_t {
   kTransposeA = MLXRT_MATMUL_TRANSPOSE_A,
   kTransposeB = MLXRT_MATMUL_TRANSPOSE_B,
   kAccumulate = MLXRT_MATMUL_ACCUMULATE,
+  kPointerArrays = MLXRT_MATMUL_POINTER_ARRAYS,
 };
 
 static std::optional<int32_t> getDtypeCode(Type type) {
@@ -884,6 +890,238 @@ static void elideOutputCopy(Value c) {
   alloc->erase();
 }
 
+//===----------------------------------------------------------------------===//
+// Products that share an input
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An address operand of an mlxrt_matmul call: the buffer it points into
+/// and the byte offset, as `convert` builds it.
+struct CallOperand {
+  Value buffer;
+  int64_t bytes = 0;
+  bool operator==(const CallOperand &other) const {
+    return buffer == other.buffer && bytes == other.bytes;
+  }
+};
+
+/// One mlxrt_matmul call of a single product, read back.
+struct MatmulCall {
+  func::CallOp call;
+  SmallVector<int64_t> constants; ///< Everything but the addresses.
+  CallOperand a, b, c;
+};
+} // namespace
+
+// mlxrt_matmul's operands (see getMatmulFunction).
+enum : unsigned { kFlagsArg = 2, kBatchArg = 3, kAArg = 7, kBArg = 10 };
+enum : unsigned { kCArg = 13, kNumMatmulArgs = 16 };
+
+static std::optional<CallOperand> getCallOperand(Value address) {
+  CallOperand operand;
+  if (auto add = address.getDefiningOp<arith::AddIOp>()) {
+    APInt bytes;
+    if (!matchPattern(add.getRhs(), m_ConstantInt(&bytes)))
+      return std::nullopt;
+    operand.bytes = bytes.getSExtValue();
+    address = add.getLhs();
+  }
+  auto cast = address.getDefiningOp<arith::IndexCastOp>();
+  auto base =
+      cast
+          ? cast.getIn().getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
+          : memref::ExtractAlignedPointerAsIndexOp();
+  if (!base)
+    return std::nullopt;
+  operand.buffer = base.getSource();
+  return operand;
+}
+
+/// `call` as a MatmulCall, for a single product (batch 1) whose operands
+/// other than the addresses are constants.
+static std::optional<MatmulCall> readMatmulCall(func::CallOp call) {
+  if (call.getCallee() != kMatmulFn || call.getNumOperands() != kNumMatmulArgs)
+    return std::nullopt;
+  MatmulCall m{call, {}, {}, {}, {}};
+  for (unsigned i = 0; i < kNumMatmulArgs; ++i) {
+    if (i == kAArg || i == kBArg || i == kCArg)
+      continue;
+    APInt value;
+    if (!matchPattern(call.getOperand(i), m_ConstantInt(&value)))
+      return std::nullopt;
+    m.constants.push_back(value.getSExtValue());
+  }
+  std::optional<CallOperand> a = getCallOperand(call.getOperand(kAArg)),
+                             b = getCallOperand(call.getOperand(kBArg)),
+                             c = getCallOperand(call.getOperand(kCArg));
+  if (!a || !b || !c || m.constants[kBatchArg] != 1 ||
+      (m.constants[kFlagsArg] & kPointerArrays))
+    return std::nullopt;
+  m.a = *a;
+  m.b = *b;
+  m.c = *c;
+  return m;
+}
+
+/// Whether `value` is available before `point`, or can be by moving the
+/// allocation and reshapes that make it (collected in `moves`, defs first).
+static bool collectHoist(Value value, Operation *point,
+                         SmallVectorImpl<Operation *> &moves) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return cast<BlockArgument>(value).getOwner()->findAncestorOpInBlock(
+               *point) != nullptr;
+  if (def->getBlock() != point->getBlock())
+    return def->getBlock()->findAncestorOpInBlock(*point) != nullptr;
+  if (def->isBeforeInBlock(point) || llvm::is_contained(moves, def))
+    return true;
+  if (!(isa<memref::AllocOp>(def) && def->getNumOperands() == 0) &&
+      !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!collectHoist(operand, point, moves))
+      return false;
+  moves.push_back(def);
+  return true;
+}
+
+/// Whether the product of `later` can run where `first` runs: nothing in
+/// between reads or writes its result buffer or writes its inputs (other
+/// products by the buffers of their addresses; any other call may).
+static bool canRunAt(const MatmulCall &later, func::CallOp first) {
+  Value a = mlx::getRootBuffer(later.a.buffer),
+        b = mlx::getRootBuffer(later.b.buffer),
+        c = mlx::getRootBuffer(later.c.buffer);
+  for (Operation *it = first->getNextNode(); it != later.call;
+       it = it->getNextNode()) {
+    if (isPure(it) || isa<memref::AllocOp>(it))
+      continue;
+    if (auto call = dyn_cast<func::CallOp>(it)) {
+      if (call.getCallee() != kMatmulFn ||
+          call.getNumOperands() != kNumMatmulArgs)
+        return false;
+      std::optional<CallOperand> ia = getCallOperand(call.getOperand(kAArg)),
+                                 ib = getCallOperand(call.getOperand(kBArg)),
+                                 ic = getCallOperand(call.getOperand(kCArg));
+      if (!ia || !ib || !ic)
+        return false;
+      Value reads[2] = {mlx::getRootBuffer(ia->buffer),
+                        mlx::getRootBuffer(ib->buffer)};
+      Value writes = mlx::getRootBuffer(ic->buffer);
+      if (writes == a || writes == b || writes == c || reads[0] == c ||
+          reads[1] == c)
+        return false;
+      continue;
+    }
+    if (mlx::mayAccess(it, c, /*writesOnly=*/false) ||
+        mlx::mayAccess(it, a, /*writesOnly=*/true) ||
+        mlx::mayAccess(it, b, /*writesOnly=*/true))
+      return false;
+  }
+  return true;
+}
+
+/// Erases `value`'s address computation once nothing uses it.
+static void eraseDeadAddress(Value value) {
+  while (value && value.use_empty()) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !isPure(def) || def->getNumResults() != 1)
+      return;
+    Value next = def->getNumOperands() ? def->getOperand(0) : Value();
+    def->erase();
+    if (!next || isa<MemRefType>(next.getType()))
+      return;
+    value = next;
+  }
+}
+
+/// Replaces `group` (same constants, same A) by one call over pointer
+/// arrays at the first call, after moving up what the others need.
+static void emitGroup(ArrayRef<MatmulCall> group, ArrayRef<Operation *> moves) {
+  func::CallOp first = group.front().call;
+  for (Operation *op : moves)
+    op->moveBefore(first);
+  OpBuilder b(first);
+  Location loc = first.getLoc();
+  int64_t count = static_cast<int64_t>(group.size());
+  auto arrayType = MemRefType::get({count}, b.getI64Type());
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // Host arrays of the addresses; the runtime reads them during the call.
+  auto array = [&](auto operandOf) -> Value {
+    Value arr = memref::AllocaOp::create(b, loc, arrayType);
+    for (auto [i, m] : llvm::enumerate(group)) {
+      const CallOperand &operand = operandOf(m);
+      auto base = memref::ExtractAlignedPointerAsIndexOp::create(
+          b, loc, operand.buffer);
+      base->setAttr("mlx.device_access", b.getUnitAttr());
+      Value ptr = arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
+      if (operand.bytes)
+        ptr = arith::AddIOp::create(b, loc, ptr, i64(operand.bytes));
+      memref::StoreOp::create(
+          b, loc, ptr, arr,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    }
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arr);
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  };
+  SmallVector<Value> args(first.getOperands());
+  args[kAArg] = array([](const MatmulCall &m) { return m.a; });
+  args[kBArg] = array([](const MatmulCall &m) { return m.b; });
+  args[kCArg] = array([](const MatmulCall &m) { return m.c; });
+  const SmallVector<int64_t> &constants = group.front().constants;
+  args[kFlagsArg] = arith::ConstantIntOp::create(
+      b, loc, constants[kFlagsArg] | kPointerArrays, 32);
+  args[kBatchArg] = i64(count);
+  // No batch strides: the arrays say where each matrix is.
+  for (unsigned stride : {kAArg + 2, kBArg + 2, kCArg + 2})
+    args[stride] = i64(0);
+  func::CallOp::create(b, loc, first.getCallee(), TypeRange(), args);
+  for (const MatmulCall &m : group) {
+    func::CallOp call = m.call;
+    SmallVector<Value> operands(call.getOperands());
+    call->erase();
+    for (Value operand : operands)
+      eraseDeadAddress(operand);
+  }
+}
+
+/// Groups the single products of `block` that read the same A (same shapes,
+/// dtypes and flags) into pointer-array calls, up to the runtime's limit.
+static void groupSharedOperandCalls(Block &block) {
+  SmallVector<MatmulCall> calls;
+  for (auto call : block.getOps<func::CallOp>())
+    if (std::optional<MatmulCall> m = readMatmulCall(call))
+      calls.push_back(*m);
+  DenseSet<Operation *> grouped;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (grouped.contains(calls[i].call))
+      continue;
+    SmallVector<MatmulCall> group = {calls[i]};
+    SmallVector<Operation *> moves;
+    for (size_t j = i + 1;
+         j < calls.size() && group.size() < MLXRT_MATMUL_MAX_POINTERS; ++j) {
+      const MatmulCall &other = calls[j];
+      if (grouped.contains(other.call) ||
+          other.constants != calls[i].constants || !(other.a == calls[i].a) ||
+          !canRunAt(other, calls[i].call))
+        continue;
+      SmallVector<Operation *> otherMoves(moves);
+      if (!collectHoist(other.b.buffer, calls[i].call, otherMoves) ||
+          !collectHoist(other.c.buffer, calls[i].call, otherMoves))
+        continue;
+      moves = std::move(otherMoves);
+      group.push_back(other);
+    }
+    if (group.size() < 2)
+      continue;
+    for (const MatmulCall &m : group)
+      grouped.insert(m.call);
+    emitGroup(group, moves);
+  }
+}
+
 namespace {
 struct MlxcMatmulToRuntimePass final
     : mlx::impl::MlxcMatmulToRuntimeBase<MlxcMatmulToRuntimePass> {
@@ -900,6 +1138,16 @@ struct MlxcMatmulToRuntimePass final
     for (linalg::LinalgOp op : products)
       if (Value c = convert(op, matmulFn, module))
         elideOutputCopy(c);
+    if (!groupSharedOperands || !matmulFn)
+      return;
+    SmallVector<Block *> blocks;
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee() == kMatmulFn &&
+          !llvm::is_contained(blocks, call->getBlock()))
+        blocks.push_back(call->getBlock());
+    });
+    for (Block *block : blocks)
+      groupSharedOperandCalls(*block);
   }
 };
 } // namespace

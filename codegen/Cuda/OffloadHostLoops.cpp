@@ -119,6 +119,11 @@ struct MlxcOffloadHostLoopsPass final
             !isa<scf::ForOp, memref::StoreOp, memref::CopyOp>(op) ||
             !touchesMemory(&op))
           continue;
+        // The host's own stack (the address arrays of mlxrt_matmul's
+        // grouped products) is no memory of the GPU.
+        if (auto store = dyn_cast<memref::StoreOp>(op);
+            store && store.getMemRef().getDefiningOp<memref::AllocaOp>())
+          continue;
         // A store also takes the loads and arithmetic that only feed it
         // (the whole body of a 0-d elementwise op).
         SmallVector<Operation *> slice = {&op};

@@ -40,3 +40,18 @@ func.func @kernel_writes_it(%buf: memref<4xi32>) {
   }
   return
 }
+
+// A store into the host's own stack (mlxrt_matmul's address arrays) stays
+// on the host; one into a buffer becomes a kernel.
+// CHECK-LABEL: func.func @host_stack
+// CHECK:         %[[ARR:.+]] = memref.alloca() : memref<2xi64>
+// CHECK-NEXT:    memref.store %arg0, %[[ARR]][%{{.*}}] : memref<2xi64>
+// CHECK:         scf.parallel
+// CHECK:           memref.store %arg0, %arg1[
+func.func @host_stack(%v: i64, %buf: memref<2xi64>) {
+  %c0 = arith.constant 0 : index
+  %arr = memref.alloca() : memref<2xi64>
+  memref.store %v, %arr[%c0] : memref<2xi64>
+  memref.store %v, %buf[%c0] : memref<2xi64>
+  return
+}

@@ -83,3 +83,46 @@ func.func @host_store(%out: memref<f32> {bufferize.result}) {
   memref.store %v, %out[] : memref<f32>
   return
 }
+
+// -----
+
+// Addresses stored into a host array (alloca) that the call is given (the
+// grouped products of mlxrt_matmul) count at the call: %b, whose address is
+// stored before %c's, still gets its own offset, and the function stays
+// capturable (the host writes only its stack).
+// CHECK-LABEL: func.func @address_array(
+// CHECK-SAME:    mlx.capturable
+// CHECK-SAME:    mlx.device_arena_bytes = 512 : i64
+// CHECK-DAG:     memref.view %{{.+}}[%{{.+}}][] : memref<512xi8> to memref<4x4xf32>
+// CHECK-DAG:     memref.view %{{.+}}[%{{.+}}][] : memref<512xi8> to memref<4x4xf32>
+// CHECK:         call @mlxrt_matmul(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%m: memref<4x4xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @mlxrt_matmul(i64)
+  func.func @address_array(%out: memref<4x4xf32> {bufferize.result}) {
+    %b = memref.alloc() : memref<4x4xf32>
+    %c = memref.alloc() : memref<4x4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4x4xf32>)
+    %array = memref.alloca() : memref<2xi64>
+    %pb = memref.extract_aligned_pointer_as_index %b : memref<4x4xf32> -> index {mlx.device_access}
+    %b64 = arith.index_cast %pb : index to i64
+    memref.store %b64, %array[%c0] : memref<2xi64>
+    %pc = memref.extract_aligned_pointer_as_index %c : memref<4x4xf32> -> index {mlx.device_access}
+    %c64 = arith.index_cast %pc : index to i64
+    memref.store %c64, %array[%c1] : memref<2xi64>
+    %pa = memref.extract_aligned_pointer_as_index %array : memref<2xi64> -> index
+    %a64 = arith.index_cast %pa : index to i64
+    call @mlxrt_matmul(%a64) : (i64) -> ()
+    gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c : memref<4x4xf32>)
+    gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<4x4xf32>)
+    memref.dealloc %b : memref<4x4xf32>
+    memref.dealloc %c : memref<4x4xf32>
+    return
+  }
+}
