@@ -3,10 +3,14 @@
    bf16 or f32 Y), as mlxrt plans them. Built on the GPU machine against the
    toolkit:
      nvcc -O2 -o lt_algos bench/matmul/lt_algos.c -lcublasLt -lcuda
-     ./lt_algos M K N [f32out] ...
+     ./lt_algos M K N [f32out] [batch=B] ...
+   batch=B: B products of the same X with B weights and B outputs, each in
+   its own allocation, as one pointer-array batched product (q, k and v's
+   projections; SwiGLU's gate and up).
    Each line: the heuristic's rank, its median time over 20 runs (after 5),
    and its waves/workspace. Not part of mlxc: a measurement that decides
-   whether timing the candidates when a plan is made pays. */
+   whether timing the candidates when a plan is made, or batching products
+   that share an input, pays. */
 #include <cublasLt.h>
 #include <cuda.h>
 #include <stdio.h>
@@ -54,13 +58,28 @@ static void fillRandom(CUdeviceptr to, size_t count) {
 }
 
 static void probe(cublasLtHandle_t h, CUstream stream, CUdeviceptr ws,
-                  size_t wsBytes, long m, long k, long n, int f32out) {
-  CUdeviceptr x, w, y;
+                  size_t wsBytes, long m, long k, long n, int f32out,
+                  int batch) {
+  CUdeviceptr x, w[8], y[8];
   CU(cuMemAlloc(&x, (size_t)m * k * 2));
-  CU(cuMemAlloc(&w, (size_t)k * n * 2));
-  CU(cuMemAlloc(&y, (size_t)m * n * 4));
   fillRandom(x, (size_t)m * k);
-  fillRandom(w, (size_t)k * n);
+  for (int i = 0; i < batch; ++i) {
+    CU(cuMemAlloc(&w[i], (size_t)k * n * 2));
+    CU(cuMemAlloc(&y[i], (size_t)m * n * 4));
+    fillRandom(w[i], (size_t)k * n);
+  }
+  /* Pointer arrays (device memory) for the batched form. */
+  CUdeviceptr ptrs = 0;
+  if (batch > 1) {
+    CUdeviceptr host[3 * 8];
+    for (int i = 0; i < batch; ++i) {
+      host[i] = w[i];
+      host[batch + i] = x;
+      host[2 * batch + i] = y[i];
+    }
+    CU(cuMemAlloc(&ptrs, sizeof(CUdeviceptr) * 3 * batch));
+    CU(cuMemcpyHtoD(ptrs, host, sizeof(CUdeviceptr) * 3 * batch));
+  }
   cudaDataType_t yType = f32out ? CUDA_R_32F : CUDA_R_16BF;
   cublasLtMatmulDesc_t desc;
   LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
@@ -69,6 +88,17 @@ static void probe(cublasLtHandle_t h, CUstream stream, CUdeviceptr ws,
   LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, n, k, n));
   LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, k, m, k));
   LT(cublasLtMatrixLayoutCreate(&lc, yType, n, m, n));
+  if (batch > 1) {
+    int32_t count = batch;
+    uint32_t mode = CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+    cublasLtMatrixLayout_t all[3] = {la, lb, lc};
+    for (int i = 0; i < 3; ++i) {
+      LT(cublasLtMatrixLayoutSetAttribute(
+          all[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)));
+      LT(cublasLtMatrixLayoutSetAttribute(
+          all[i], CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof(mode)));
+    }
+  }
   cublasLtMatmulPreference_t pref;
   LT(cublasLtMatmulPreferenceCreate(&pref));
   uint64_t wsLimit = wsBytes;
@@ -79,20 +109,26 @@ static void probe(cublasLtHandle_t h, CUstream stream, CUdeviceptr ws,
   int found = 0;
   LT(cublasLtMatmulAlgoGetHeuristic(h, desc, la, lb, lc, lc, pref, Candidates,
                                     results, &found));
-  printf("M %ld K %ld N %ld, %s out: %d candidates\n", m, k, n,
-         f32out ? "f32" : "bf16", found);
+  printf("M %ld K %ld N %ld, %s out, batch %d: %d candidates\n", m, k, n,
+         f32out ? "f32" : "bf16", batch, found);
   CUevent start, stop;
   CU(cuEventCreate(&start, 0));
   CU(cuEventCreate(&stop, 0));
   float alpha = 1, beta = 0;
-  double flop = 2.0 * m * k * n;
+  double flop = 2.0 * m * k * n * batch;
+  /* Batched, the pointers are to the arrays of pointers. */
+  const void *aPtr = batch > 1 ? (void *)ptrs : (void *)w[0];
+  const void *bPtr =
+      batch > 1 ? (void *)(ptrs + sizeof(CUdeviceptr) * batch) : (void *)x;
+  void *cPtr = batch > 1 ? (void *)(ptrs + 2 * sizeof(CUdeviceptr) * batch)
+                         : (void *)y[0];
   for (int i = 0; i < found; ++i) {
     float ms[Runs];
     int ok = 1;
     for (int r = 0; r < Warm + Runs && ok; ++r) {
       CU(cuEventRecord(start, stream));
-      ok = cublasLtMatmul(h, desc, &alpha, (void *)w, la, (void *)x, lb, &beta,
-                          (void *)y, lc, (void *)y, lc, &results[i].algo,
+      ok = cublasLtMatmul(h, desc, &alpha, aPtr, la, bPtr, lb, &beta, cPtr,
+                          lc, cPtr, lc, &results[i].algo,
                           (void *)ws, results[i].workspaceSize,
                           stream) == CUBLAS_STATUS_SUCCESS;
       CU(cuEventRecord(stop, stream));
@@ -116,8 +152,12 @@ static void probe(cublasLtHandle_t h, CUstream stream, CUdeviceptr ws,
   cublasLtMatrixLayoutDestroy(lc);
   cublasLtMatmulDescDestroy(desc);
   cuMemFree(x);
-  cuMemFree(w);
-  cuMemFree(y);
+  for (int i = 0; i < batch; ++i) {
+    cuMemFree(w[i]);
+    cuMemFree(y[i]);
+  }
+  if (ptrs)
+    cuMemFree(ptrs);
 }
 
 int main(int argc, char **argv) {
@@ -144,7 +184,16 @@ int main(int argc, char **argv) {
     int f32out = a < argc && strcmp(argv[a], "f32out") == 0;
     if (f32out)
       ++a;
-    probe(h, stream, ws, wsBytes, m, k, n, f32out);
+    int batch = 1;
+    if (a < argc && strncmp(argv[a], "batch=", 6) == 0) {
+      batch = atoi(argv[a] + 6);
+      ++a;
+    }
+    if (batch < 1 || batch > 8) {
+      fprintf(stderr, "batch must be 1 to 8\n");
+      return 2;
+    }
+    probe(h, stream, ws, wsBytes, m, k, n, f32out, batch);
   }
   return 0;
 }
