@@ -17,6 +17,7 @@ extern "C" {
 
 #include <cstdlib>
 #include <unistd.h>
+#include <vector>
 
 using namespace mlxrt_test;
 
@@ -518,6 +519,7 @@ struct Product {
   int64_t batch = 2, m = 5, n = 7, k = 9;
   int64_t strideB = 9 * 7; ///< 0: B shared by the batch.
   int64_t badOffset = 0;   ///< Moves C out of its buffer.
+  bool pointers = false;   ///< The batch as arrays of matrix addresses.
 } Q;
 
 size_t elemSize(int32_t dtype) { return dtype == MLXRT_DTYPE_FLOAT32 ? 4 : 2; }
@@ -530,6 +532,23 @@ void matmulEntry(void **args) {
   intptr_t a = reinterpret_cast<intptr_t>(in);
   intptr_t b = a + intptr_t(Q.batch * Q.m * Q.k * ab);
   intptr_t c = reinterpret_cast<intptr_t>(args[1]) + Q.badOffset;
+  if (Q.pointers) {
+    // The same matrices, each by its address (mlxc's grouped products),
+    // captured into a graph on the second run on these buffers.
+    mlxrt_graph_capturable();
+    std::vector<int64_t> as, bs, cs;
+    for (int64_t i = 0; i < Q.batch; ++i) {
+      as.push_back(a + intptr_t(i * Q.m * Q.k * ab));
+      bs.push_back(b + intptr_t(i * Q.strideB * ab));
+      cs.push_back(c + intptr_t(i * Q.m * Q.n * elemSize(Q.cDtype)));
+    }
+    mlxrt_matmul(Q.abDtype, Q.cDtype, Q.flags | MLXRT_MATMUL_POINTER_ARRAYS,
+                 Q.batch, Q.m, Q.n, Q.k, reinterpret_cast<intptr_t>(as.data()),
+                 ta ? Q.m : Q.k, 0, reinterpret_cast<intptr_t>(bs.data()),
+                 tb ? Q.k : Q.n, 0, reinterpret_cast<intptr_t>(cs.data()), Q.n,
+                 0);
+    return;
+  }
   mlxrt_matmul(Q.abDtype, Q.cDtype, Q.flags, Q.batch, Q.m, Q.n, Q.k, a,
                ta ? Q.m : Q.k, Q.m * Q.k, b, tb ? Q.k : Q.n, Q.strideB, c, Q.n,
                Q.m * Q.n);
@@ -609,6 +628,22 @@ TEST_P(Cuda, MatmulThroughCublasLt) {
   checkProduct(this, Dev, In, Out, &Err);
   // The same shapes again come from the plan cache.
   checkProduct(this, Dev, In, Out, &Err);
+}
+
+TEST_P(Cuda, MatmulOverPointerArrays) {
+  char reason[1024];
+  if (!envCublasltLoad(reason, sizeof(reason)))
+    GTEST_SKIP() << "no libcublasLt: " << reason;
+  Q = Product();
+  Q.pointers = true;
+  checkProduct(this, Dev, In, Out, &Err);
+  Q.batch = 3; // bfloat16, B stored transposed, as mlxc groups them.
+  Q.m = 4;
+  Q.abDtype = MLXRT_DTYPE_BFLOAT16;
+  Q.flags = MLXRT_MATMUL_TRANSPOSE_B;
+  // Direct, captured and replayed: the arrays reach the graph's memory.
+  for (int r = 0; r < 3; ++r)
+    checkProduct(this, Dev, In, Out, &Err);
 }
 
 TEST_P(Cuda, MatmulErrorsNameTheProduct) {
