@@ -14,6 +14,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+
+#include <optional>
 
 namespace mlir::mlx {
 
@@ -36,6 +39,36 @@ inline FlatSymbolRefAttr declareChipFunction(ModuleOp module, StringRef name,
                              LLVM::LLVMFunctionType::get(result, params));
   }
   return FlatSymbolRefAttr::get(module.getContext(), name);
+}
+
+/// The constant that `kernel`'s calls of `name` pass (one i32 from `min` to
+/// `max` for all of them; nullopt when it makes none), with the calls in
+/// `calls` when given. Failure, reported on the call with `message` ("asks
+/// for ..."), for any other argument.
+inline FailureOr<std::optional<int64_t>>
+getConstantCallArgument(LLVM::LLVMFuncOp kernel, StringRef name, int64_t min,
+                        int64_t max, StringRef message,
+                        SmallVectorImpl<LLVM::CallOp> *calls = nullptr) {
+  std::optional<int64_t> constant;
+  WalkResult walk = kernel.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() != name)
+      return WalkResult::advance();
+    APInt value;
+    if (call.getNumOperands() != 1 ||
+        !matchPattern(call.getOperand(0), m_ConstantInt(&value)) ||
+        value.getSExtValue() < min || value.getSExtValue() > max ||
+        (constant && *constant != value.getSExtValue())) {
+      call.emitOpError() << message;
+      return WalkResult::interrupt();
+    }
+    constant = value.getSExtValue();
+    if (calls)
+      calls->push_back(call);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return constant;
 }
 
 } // namespace mlir::mlx

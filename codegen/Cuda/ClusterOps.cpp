@@ -13,12 +13,12 @@
 
 #include "codegen/Cuda/ClusterOps.h"
 #include "codegen/Cuda/Arch.h"
+#include "codegen/Cuda/ChipFunctions.h"
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCCLUSTEROPS
@@ -81,32 +81,21 @@ LogicalResult define(LLVM::LLVMFuncOp func, bool clusters) {
 /// Gives each kernel of `module` that calls mlxc_cluster_rows its cluster
 /// shape; failure for a size that is not a constant of 2 to 8 blocks.
 LogicalResult setClusterShapes(gpu::GPUModuleOp module) {
+  std::string message = "asks for clusters of other than one constant size "
+                        "of 2 to " +
+                        std::to_string(mlx::kMaxPortableClusterSize) +
+                        " blocks";
   for (auto kernel : module.getOps<LLVM::LLVMFuncOp>()) {
-    std::optional<int64_t> size;
-    WalkResult walk = kernel.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() != mlx::kClusterRowsName)
-        return WalkResult::advance();
-      APInt value;
-      if (call.getNumOperands() != 1 ||
-          !matchPattern(call.getOperand(0), m_ConstantInt(&value)) ||
-          value.getSExtValue() < 2 ||
-          value.getSExtValue() > mlx::kMaxPortableClusterSize ||
-          (size && *size != value.getSExtValue())) {
-        call.emitOpError() << "asks for clusters of other than one constant "
-                              "size of 2 to "
-                           << mlx::kMaxPortableClusterSize << " blocks";
-        return WalkResult::interrupt();
-      }
-      size = value.getSExtValue();
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
+    FailureOr<std::optional<int64_t>> size =
+        mlx::getConstantCallArgument(kernel, mlx::kClusterRowsName, 2,
+                                     mlx::kMaxPortableClusterSize, message);
+    if (failed(size))
       return failure();
-    if (size)
+    if (*size)
       kernel->setAttr(
           NVVM::NVVMDialect::getClusterDimAttrName(),
           DenseI32ArrayAttr::get(module.getContext(),
-                                 {static_cast<int32_t>(*size), 1, 1}));
+                                 {static_cast<int32_t>(**size), 1, 1}));
   }
   return success();
 }

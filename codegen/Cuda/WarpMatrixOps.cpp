@@ -17,7 +17,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCWARPMATRIXOPS
@@ -209,29 +208,16 @@ void buildAsyncCopy(OpBuilder &b, Location loc, int64_t chip, Value shared,
 LogicalResult setMinBlocksPerSm(gpu::GPUModuleOp module) {
   SmallVector<LLVM::CallOp> calls;
   for (auto kernel : module.getOps<LLVM::LLVMFuncOp>()) {
-    std::optional<int64_t> count;
-    WalkResult walk = kernel.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() != mlx::kMinBlocksPerSmName)
-        return WalkResult::advance();
-      APInt value;
-      if (call.getNumOperands() != 1 ||
-          !matchPattern(call.getOperand(0), m_ConstantInt(&value)) ||
-          value.getSExtValue() < 1 || value.getSExtValue() > 32 ||
-          (count && *count != value.getSExtValue())) {
-        call.emitOpError() << "asks for other than one constant count of 1 "
-                              "to 32 blocks a SM";
-        return WalkResult::interrupt();
-      }
-      count = value.getSExtValue();
-      calls.push_back(call);
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
+    FailureOr<std::optional<int64_t>> count = mlx::getConstantCallArgument(
+        kernel, mlx::kMinBlocksPerSmName, 1, 32,
+        "asks for other than one constant count of 1 to 32 blocks a SM",
+        &calls);
+    if (failed(count))
       return failure();
-    if (count)
+    if (*count)
       kernel->setAttr(
           NVVM::NVVMDialect::getMinctasmAttrName(),
-          IntegerAttr::get(IntegerType::get(module.getContext(), 32), *count));
+          IntegerAttr::get(IntegerType::get(module.getContext(), 32), **count));
   }
   for (LLVM::CallOp call : calls)
     call.erase();
