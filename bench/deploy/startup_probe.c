@@ -6,6 +6,8 @@
    floor under mlxrt's own start-up. */
 #include <cublasLt.h>
 #include <cuda.h>
+
+#include "../common/cuda_checks.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,23 +23,6 @@ static double now(void) {
 static void mark(const char *what) {
   printf("%8.3f ms  %s\n", now() - T0, what);
 }
-#define CU(x)                                                                  \
-  do {                                                                         \
-    CUresult r_ = (x);                                                         \
-    if (r_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)r_);                         \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
-#define LT(x)                                                                  \
-  do {                                                                         \
-    cublasStatus_t s_ = (x);                                                   \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                         \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
-
 /* argv[1]: "heuristic" (the default), "save FILE" (also saves the chosen
    algorithm's bytes) or "load FILE" (no heuristic query: the saved bytes). */
 int main(int argc, char **argv) {

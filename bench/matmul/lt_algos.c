@@ -13,26 +13,11 @@
    that share an input, pays. */
 #include <cublasLt.h>
 #include <cuda.h>
+
+#include "../common/cuda_checks.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CU(x)                                                                  \
-  do {                                                                         \
-    CUresult r_ = (x);                                                         \
-    if (r_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)r_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define LT(x)                                                                  \
-  do {                                                                         \
-    cublasStatus_t s_ = (x);                                                   \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                         \
-      fprintf(stderr, "%s failed: %d\n", #x, (int)s_);                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 enum { Candidates = 16, Warm = 5, Runs = 20 };
 
