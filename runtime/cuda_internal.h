@@ -443,8 +443,10 @@ bool mlxrt_cuda_make_host_resident(mlxrt_cuda_device *dev, mlxrt_cuda_alloc *a);
 /// such allocation of the device.
 bool mlxrt_cuda_release(mlxrt_cuda_device *dev, void *key, bool buffer);
 
-/// Records a sink: host memory given out in place of device memory once a
-/// run has failed, so that host code touching it does not crash.
+/// Records a sink: host memory of the run, freed once the run's work is
+/// done. Given out in place of device memory once a run has failed, so that
+/// host code touching it does not crash; also the staging of a copy to the
+/// device that the stream makes later (mlxrt_matmul's pointer arrays).
 void *mlxrt_cuda_sink(mlxrt_cuda_device *dev, size_t bytes);
 
 /// Unloads every kernel module loaded into the device's context
