@@ -985,15 +985,15 @@ static bool collectHoist(Value value, Operation *point,
   return true;
 }
 
-/// Whether the product of `later` can run where `first` runs: nothing in
-/// between reads or writes its result buffer or writes its inputs (other
-/// products by the buffers of their addresses; any other call may).
+/// Whether the product of `later` can run where `first` runs, at the same
+/// time: nothing from `first` on (the products already grouped included)
+/// reads or writes its result buffer or writes its inputs (other products
+/// by the buffers of their addresses; any other call may).
 static bool canRunAt(const MatmulCall &later, func::CallOp first) {
   Value a = mlx::getRootBuffer(later.a.buffer),
         b = mlx::getRootBuffer(later.b.buffer),
         c = mlx::getRootBuffer(later.c.buffer);
-  for (Operation *it = first->getNextNode(); it != later.call;
-       it = it->getNextNode()) {
+  for (Operation *it = first; it != later.call; it = it->getNextNode()) {
     if (isPure(it) || isa<memref::AllocOp>(it))
       continue;
     if (auto call = dyn_cast<func::CallOp>(it)) {

@@ -90,3 +90,21 @@ func.func @other_shapes(%x: memref<4x8xbf16>, %w1: memref<8x16xbf16>, %w2: memre
   linalg.matmul ins(%x, %w2 : memref<4x8xbf16>, memref<8x32xbf16>) outs(%c2 : memref<4x32xbf16>)
   return %c1, %c2 : memref<4x16xbf16>, memref<4x32xbf16>
 }
+
+// -----
+
+// The second product writes into the first one's weight: grouped, they
+// would run at the same time, so it keeps its own call.
+// CHECK-LABEL: func.func @writes_first_weight(
+// CHECK-NOT:     memref.alloca
+// CHECK-COUNT-2: call @mlxrt_matmul(
+func.func @writes_first_weight(%x: memref<4x8xbf16>, %w1: memref<8x16xbf16>, %w2: memref<8x16xbf16>) -> memref<4x16xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %top = memref.subview %w1[0, 0] [4, 16] [1, 1] : memref<8x16xbf16> to memref<4x16xbf16, strided<[16, 1]>>
+  %c1 = memref.alloc() : memref<4x16xbf16>
+  linalg.fill ins(%zero : bf16) outs(%c1 : memref<4x16xbf16>)
+  linalg.matmul ins(%x, %w1 : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c1 : memref<4x16xbf16>)
+  linalg.fill ins(%zero : bf16) outs(%top : memref<4x16xbf16, strided<[16, 1]>>)
+  linalg.matmul ins(%x, %w2 : memref<4x8xbf16>, memref<8x16xbf16>) outs(%top : memref<4x16xbf16, strided<[16, 1]>>)
+  return %c1 : memref<4x16xbf16>
+}
