@@ -622,6 +622,17 @@ mlxrt_instance_options fakeCudaOptions(bool copyMode, Transfers *t = nullptr) {
   return opts;
 }
 
+/// A float32 array of the N values `xs` on `inst`.
+void vectorOf(mlxrt_instance *inst, const std::vector<float> &xs,
+              mlxrt_array **out) {
+  int64_t n = static_cast<int64_t>(xs.size());
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
+                               xs.size() * sizeof(float), out, &err),
+            MLXRT_OK)
+      << err.message;
+}
+
 // The instance API keeps arrays where they are: an input the host did not
 // write since the last call is not copied again (copy mode; unified memory
 // places it through the program's prefetches), an output stays on the
@@ -637,11 +648,8 @@ TEST_P(FakeCuda, ApiMovesOnlyWhatChanged) {
   std::vector<float> xs(N), ys(N);
   for (unsigned i = 0; i < N; ++i)
     xs[i] = float(i) - 7.5f;
-  int64_t n = N;
   mlxrt_array *x, *y = nullptr;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   int copies = GetParam() ? 1 : 0;
   ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
   EXPECT_EQ(t.toDevice, copies);
@@ -713,11 +721,8 @@ TEST_P(FakeCuda, ApiKeepsArraysUsedAgainOnTheDevice) {
         << err.message;
     ASSERT_EQ(mlxrt_model_open(inst, &StreamedModel, &m, &err), MLXRT_OK);
     std::vector<float> xs(N, 1.5f), ys(N);
-    int64_t n = N;
     mlxrt_array *x, *y = nullptr;
-    ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                                 N * sizeof(float), &x, &err),
-              MLXRT_OK);
+    ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
     F.set("advise_host", 0);
     F.set("advise_unset", 0);
     if (copyMode) { // Nothing is streamed: x is copied in once.
@@ -781,11 +786,8 @@ TEST_P(FakeCuda, ApiDecodeLoopMovesOnlyTheRead) {
   ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
   ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
   std::vector<float> xs(N, 1.0f), ys(N);
-  int64_t n = N;
   mlxrt_array *x;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   long prefetches = 0;
   int toDevice = 0, toHost = 0;
   for (int call = 0; call < 6; ++call) {
@@ -836,12 +838,9 @@ TEST_P(FakeCuda, ApiReadWaitsOnlyForTheCallThatWrote) {
   ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
   ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
   std::vector<float> xs(N, 1.0f), ys(N);
-  int64_t n = N;
   mlxrt_array *state[2];
   for (mlxrt_array *&a : state)
-    ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                                 N * sizeof(float), &a, &err),
-              MLXRT_OK);
+    ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &a));
   const int steps = 8;
   ASSERT_EQ(mlxrt_model_call(m, &state[0], 1, &state[1], 1, &err), MLXRT_OK);
   float want = 6;
@@ -883,9 +882,7 @@ TEST_P(FakeCuda, ApiWriteWaitsForTheCallsThatUseTheArray) {
   std::vector<float> xs(N, 1.0f), ys(N);
   int64_t n = N;
   mlxrt_array *x, *y;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, nullptr, 0, &y,
                                &err),
             MLXRT_OK);
@@ -923,11 +920,8 @@ TEST_P(FakeCuda, ApiDonatedInPlaceSharesOneBuffer) {
   ASSERT_EQ(mlxrt_model_open(inst, &InPlaceModel, &m, &err), MLXRT_OK)
       << err.message;
   std::vector<float> xs(N, 1.5f), ys(N);
-  int64_t n = N;
   mlxrt_array *x, *y = nullptr;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   for (int call = 0; call < 4; ++call) {
     ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
     EXPECT_TRUE(LastShared) << "call " << call;
@@ -947,9 +941,7 @@ TEST_P(FakeCuda, ApiDonatedInPlaceSharesOneBuffer) {
   mlxrt_model_close(m);
   // A model without the record exchanges the donated array's storage.
   ASSERT_EQ(mlxrt_model_open(inst, &SixModel, &m, &err), MLXRT_OK);
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   ASSERT_EQ(mlxrt_model_call(m, &x, 1, &x, 1, &err), MLXRT_OK) << err.message;
   ASSERT_EQ(mlxrt_array_read(x, ys.data(), N * sizeof(float), &err), MLXRT_OK);
   EXPECT_EQ(ys[5], 1.5f * 6);
@@ -978,11 +970,8 @@ TEST_P(FakeCuda, ApiPreparesAtOpenAndKeepsIntermediates) {
   EXPECT_EQ(std::string(F.lastImage(), 8), "fake PTX");
   EXPECT_EQ(F.get("handles"), 1);
   std::vector<float> xs(N, 1.5f), ys(N);
-  int64_t n = N;
   mlxrt_array *x, *y = nullptr;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   long allocations = 0;
   for (int call = 0; call < 3; ++call) {
     ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
@@ -1049,11 +1038,8 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
     xs[i] = float(int(i % 9) - 4);
   void *cpuArgs[] = {xs.data(), want.data()};
   matmulCpu(cpuArgs);
-  int64_t n = N;
   mlxrt_array *x, *y = nullptr;
-  ASSERT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &n, xs.data(),
-                               N * sizeof(float), &x, &err),
-            MLXRT_OK);
+  ASSERT_NO_FATAL_FAILURE(vectorOf(inst, xs, &x));
   ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
   ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
   int64_t count = S.batch * S.m * S.n;
