@@ -116,6 +116,12 @@ def MlxcFormKernels : Pass<"mlxc-form-kernels", "::mlir::ModuleOp"> {
       follow over the same rows (elementwise over the rows, per-row
       scalars, further row reductions) join it while they read one of its
       values and everything else they read exists where it starts;
+    - the elementwise map right before a row reduction's kernel, over its
+      rows, that the kernel reads is its prologue (attention's scale and
+      mask before a softmax; a prefill's residual sum before the next
+      norm: the row kernel then writes it too). Over at most 4 rows only
+      when nothing else reads it, so that such a norm can still become the
+      prologue of the vector products that read it;
     - a matrix product is a `product` kernel (with the transposes and
       broadcasts that only feed it: the library reads those operands
       through views), any other reduction a

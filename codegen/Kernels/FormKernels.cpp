@@ -14,6 +14,9 @@
 //     other reduction, an elementwise map and a copy are a kernel each;
 //   - a fill joins the kernel whose accumulator it initializes (its only
 //     use), else it is an elementwise kernel of its own.
+//   - the elementwise map right before a row group, over its rows, is the
+//     group's prologue (see findPrologue for when its result is also read
+//     elsewhere);
 //   - elementwise maps alone in their kernels, over the same loops and not
 //     depending on each other (RoPE's two halves), become one generic with
 //     the results of all: one kernel.
@@ -110,6 +113,10 @@ bool isMovableEmpty(Operation *op) {
   return isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0;
 }
 
+/// Row groups of up to this many rows take an elementwise prologue only
+/// when nothing else reads its result (see findPrologue).
+constexpr int64_t kMaxPrologueRowsKeptApart = 4;
+
 /// At most this many elementwise maps share a kernel side by side, found
 /// among the next kernels (a bound on the compile time of long graphs).
 constexpr int64_t kMaxSiblingMaps = 4;
@@ -129,8 +136,8 @@ private:
   /// Opens a group for `op` with the fill of its accumulator.
   Group &openGroup(Strategy strategy, Operation *op);
   void closeRowGroup() { rowGroup = nullptr; }
-  /// The elementwise kernel right before row group `group` that only its
-  /// members read, if any.
+  /// The elementwise kernel right before row group `group` that its members
+  /// read, if any.
   Group *findPrologue(const Group &group);
   /// Whether `op` is an elementwise map alone in its kernel.
   bool isLoneMap(Operation *op) const;
@@ -236,16 +243,28 @@ Group *KernelFormer::findPrologue(const Group &group) {
   if (llvm::any_of(ranges, ShapedType::isDynamic) ||
       dropUnitDims(ranges) != full || ranges.back() != group.columns)
     return nullptr;
-  // Read by members alone (through reshapes).
+  // Read by members alone (through reshapes), or also later when the
+  // group has many rows: the row kernel then writes it too, in its final
+  // pass (a decoder layer's residual sum, which the next norm reads and the
+  // layer returns: one read of it saved). A group of a few rows keeps it
+  // apart: such a row kernel can run inside the blocks of the vector
+  // products that read it (mlxc-split-vector-products), which write no
+  // other row.
+  bool read = false, escapes = false;
   SmallVector<Value> worklist = {producer->getResult(0)};
   while (!worklist.empty()) {
     for (Operation *user : worklist.pop_back_val().getUsers()) {
       if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
         worklist.push_back(user->getResult(0));
-      else if (groupOf.lookup(user) != &group)
-        return nullptr;
+      else if (groupOf.lookup(user) == &group)
+        read = true;
+      else
+        escapes = true;
     }
   }
+  if (!read ||
+      (escapes && llvm::product_of(group.rows) <= kMaxPrologueRowsKeptApart))
+    return nullptr;
   return prologue;
 }
 
@@ -436,9 +455,9 @@ void KernelFormer::run() {
     // Anything else (loops of sort and scan, host reads, calls) is no
     // kernel region and ends the row group.
   }
-  // The elementwise op right before a row group, read only by it
-  // (attention's scale and mask before its softmax), is its prologue: its
-  // result never reaches memory.
+  // The elementwise op right before a row group that the group reads
+  // (attention's scale and mask before its softmax, the residual sum before
+  // a norm) is its prologue: its result reaches memory only if read later.
   for (Group &group : groups) {
     if (group.strategy != Strategy::RowReduction || group.ops.empty())
       continue;

@@ -207,6 +207,7 @@ func.func @host_read(%x: tensor<8x64xf32>, %z: tensor<4x64xf32>) -> (tensor<8x64
 // A value of another kernel made before the group starts (the residual sum
 // that a decoder layer both returns and normalizes) may be read by any op
 // of the group: the norm's reduction and its scaled row stay one kernel.
+// Of one row (a decode step), the sum stays a kernel of its own.
 // CHECK-LABEL: func.func @residual_norm
 // CHECK: %[[H:.*]] = kernel.region elementwise
 // CHECK: kernel.region row_reduction({{.*}}%[[H]]
@@ -215,6 +216,23 @@ func.func @residual_norm(%x: tensor<1x2048xf32>, %r: tensor<1x2048xf32>, %w: ten
   %h = mlx.add %x, %r : tensor<1x2048xf32>, tensor<1x2048xf32>
   %y = mlx.rms_norm %h, %w {eps = 1.0e-05 : f32} : tensor<1x2048xf32>, tensor<2048xf32>
   return %h, %y : tensor<1x2048xf32>, tensor<1x2048xf32>
+}
+
+// -----
+
+// Over many rows (a prefill), that residual sum is the norm's prologue: the
+// row kernel computes it, normalizes it and writes both.
+// CHECK-LABEL: func.func @residual_norm_rows
+// CHECK-NOT: kernel.region elementwise
+// CHECK: %[[R:.*]]:2 = kernel.region row_reduction(%arg0, %arg1,
+// CHECK: arith.addf
+// CHECK: kernel.yield
+// CHECK-NOT: kernel.region
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @residual_norm_rows(%x: tensor<64x2048xf32>, %r: tensor<64x2048xf32>, %w: tensor<2048xf32>) -> (tensor<64x2048xf32>, tensor<64x2048xf32>) {
+  %h = mlx.add %x, %r : tensor<64x2048xf32>, tensor<64x2048xf32>
+  %y = mlx.rms_norm %h, %w {eps = 1.0e-05 : f32} : tensor<64x2048xf32>, tensor<2048xf32>
+  return %h, %y : tensor<64x2048xf32>, tensor<64x2048xf32>
 }
 
 // -----
@@ -240,7 +258,8 @@ func.func @masked_softmax(%s: tensor<4x128xf32>, %m: tensor<128xi1>) -> tensor<4
 
 // -----
 
-// A prologue whose result is also returned stays a kernel of its own.
+// A prologue whose result is also returned stays a kernel of its own when
+// the rows are few.
 // CHECK-LABEL: func.func @masked_softmax_kept
 // CHECK: kernel.region elementwise
 // CHECK: kernel.region row_reduction
