@@ -125,6 +125,7 @@ static bool loadDriver(mlxrt_cuda_driver *drv, const char *path, char *reason,
         !drv->graphInstantiate || !drv->graphLaunch || !drv->graphExecDestroy ||
         !drv->graphDestroy)
       drv->streamBeginCapture = NULL;
+    *(void **)(&drv->graphExecUpdate) = dlsym(lib, "cuGraphExecUpdate_v2");
   }
   if (missing) {
     snprintf(reason, size, "%s has no %s (the driver is too old)", path,

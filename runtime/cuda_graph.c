@@ -8,8 +8,18 @@
 // replayed with one cuGraphLaunch: no per-kernel launch overhead, no module
 // or function lookups, no allocations.
 //
-// The first run on a set of buffers is never captured: it loads the modules
-// and lets cuBLASLt pick its algorithms, which do not belong in a graph.
+// A program's first run is never captured: it loads the modules and lets
+// cuBLASLt pick its algorithms, which do not belong in a graph. Its first
+// run on other buffers is (the products' plans are made; one whose
+// operands' alignment differs is planned during the capture, host work
+// only); if that capture fails, the run is the plain first run instead.
+//
+// Instantiating a captured graph costs far more than capturing it (about
+// 0.2 ms for examples/mlp.mlir on the H200). A graph whose buffers go (freed,
+// or its slot taken) is kept as a spare of its program, and the program's
+// next capture updates it (cuGraphExecUpdate) instead. A model's warm-up at
+// opening captures on its zeros for that: the first call's capture is an
+// update.
 // While capturing, the ABI functions (cuda_abi.c) change behaviour:
 // synchronizations and prefetches are skipped (the run prefetches before
 // and after the program), intermediates become graph memory that lives as
@@ -55,6 +65,50 @@ static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
   memset(g, 0, sizeof(*g));
 }
 
+/// Destroys the spare graphs of `entry` (NULL: all of them).
+static void destroySpares(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
+  size_t kept = 0;
+  for (size_t i = 0; i < dev->numSpare; ++i) {
+    if (!entry || dev->spare[i].entry == entry)
+      dev->drv->graphExecDestroy(dev->spare[i].exec);
+    else
+      dev->spare[kept++] = dev->spare[i];
+  }
+  dev->numSpare = kept;
+}
+
+/// The newest spare graph of `entry`, no longer a spare; or NULL.
+static CUgraphExec takeSpare(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
+  for (size_t i = dev->numSpare; i-- > 0;) {
+    if (dev->spare[i].entry != entry)
+      continue;
+    CUgraphExec exec = dev->spare[i].exec;
+    memmove(&dev->spare[i], &dev->spare[i + 1],
+            (dev->numSpare - 1 - i) * sizeof(dev->spare[0]));
+    --dev->numSpare;
+    return exec;
+  }
+  return NULL;
+}
+
+/// Like resetGraph, but an instantiated graph becomes a spare of its
+/// program when the driver can update graphs: its buffers are gone, not
+/// its program, which may well run again on others.
+static void retireGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
+  if (g->exec && g->state == MLXRT_GRAPH_READY && dev->drv->graphExecUpdate) {
+    mlxrt_cuda_wait_runs(dev, dev->enqueued); // Nothing launches it after.
+    if (dev->numSpare == MLXRT_CUDA_SPARE_GRAPHS) {
+      dev->drv->graphExecDestroy(dev->spare[0].exec);
+      memmove(&dev->spare[0], &dev->spare[1],
+              (MLXRT_CUDA_SPARE_GRAPHS - 1) * sizeof(dev->spare[0]));
+      --dev->numSpare;
+    }
+    dev->spare[dev->numSpare++] = (mlxrt_cuda_spare_graph){g->entry, g->exec};
+    g->exec = NULL;
+  }
+  resetGraph(dev, g);
+}
+
 void mlxrt_cuda_graph_reset(mlxrt_cuda_device *dev) {
   resetGraph(dev, &dev->graph);
 }
@@ -63,6 +117,7 @@ void mlxrt_cuda_graph_reset_all(mlxrt_cuda_device *dev) {
   resetGraph(dev, &dev->graph);
   for (size_t i = 0; i < MLXRT_CUDA_CACHED_GRAPHS; ++i)
     resetGraph(dev, &dev->cached[i]);
+  destroySpares(dev, NULL);
 }
 
 static bool usesBuffer(const mlxrt_cuda_graph *g, void *view) {
@@ -74,10 +129,43 @@ static bool usesBuffer(const mlxrt_cuda_graph *g, void *view) {
 
 void mlxrt_cuda_graph_forget_buffer(mlxrt_cuda_device *dev, void *view) {
   if (usesBuffer(&dev->graph, view))
-    resetGraph(dev, &dev->graph);
+    retireGraph(dev, &dev->graph);
   for (size_t i = 0; i < MLXRT_CUDA_CACHED_GRAPHS; ++i)
     if (usesBuffer(&dev->cached[i], view))
+      retireGraph(dev, &dev->cached[i]);
+}
+
+static bool isWarm(const mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
+  for (size_t i = 0; i < dev->numWarm; ++i)
+    if (dev->warm[i] == entry)
+      return true;
+  return false;
+}
+
+static void rememberWarm(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
+  if (isWarm(dev, entry))
+    return;
+  if (dev->numWarm == MLXRT_CUDA_WARM_PROGRAMS) {
+    memmove(&dev->warm[0], &dev->warm[1],
+            (MLXRT_CUDA_WARM_PROGRAMS - 1) * sizeof(dev->warm[0]));
+    --dev->numWarm;
+  }
+  dev->warm[dev->numWarm++] = entry;
+}
+
+void mlxrt_cuda_graph_forget_program(mlxrt_cuda_device *dev,
+                                     mlxrt_entry_fn entry) {
+  if (dev->graph.entry == entry)
+    resetGraph(dev, &dev->graph);
+  for (size_t i = 0; i < MLXRT_CUDA_CACHED_GRAPHS; ++i)
+    if (dev->cached[i].entry == entry)
       resetGraph(dev, &dev->cached[i]);
+  destroySpares(dev, entry);
+  size_t kept = 0;
+  for (size_t i = 0; i < dev->numWarm; ++i)
+    if (dev->warm[i] != entry)
+      dev->warm[kept++] = dev->warm[i];
+  dev->numWarm = kept;
 }
 
 static bool sameProgram(const mlxrt_cuda_graph *g, mlxrt_entry_fn entry,
@@ -113,7 +201,7 @@ void mlxrt_cuda_graph_select(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
   }
   // The current one goes last; the oldest leaves when all slots are taken.
   if (cached[0].entry && cached[n - 1].entry) {
-    resetGraph(dev, &cached[0]);
+    retireGraph(dev, &cached[0]);
     memmove(&cached[0], &cached[1], (n - 1) * sizeof(*cached));
     memset(&cached[n - 1], 0, sizeof(*cached));
   }
@@ -138,11 +226,15 @@ static void remember(mlxrt_cuda_device *dev, mlxrt_entry_fn entry, void **args,
     memcpy(g->args, args, numArgs * sizeof(void *));
   g->numArgs = numArgs;
   g->entry = entry;
+  if (isWarm(dev, entry)) {
+    g->state = MLXRT_GRAPH_SEEN;
+    g->early = true;
+  }
 }
 
-/// Ends the capture the program began; instantiates, uploads the constants
-/// and launches the graph. Returns false if the capture must be given up
-/// (nothing of it ran).
+/// Ends the capture the program began; instantiates (or updates a spare
+/// graph of the program), uploads the constants and launches the graph.
+/// Returns false if the capture must be given up (nothing of it ran).
 static bool finishCapture(mlxrt_cuda_device *dev) {
   const mlxrt_cuda_driver *drv = dev->drv;
   mlxrt_cuda_graph *g = &dev->graph;
@@ -150,7 +242,15 @@ static bool finishCapture(mlxrt_cuda_device *dev) {
   CUresult r = drv->streamEndCapture(dev->stream, &graph);
   g->capturing = false;
   bool ok = !dev->failed && r == CUDA_SUCCESS && graph;
-  if (ok)
+  CUgraphExec spare = ok ? takeSpare(dev, g->entry) : NULL;
+  if (spare) {
+    CUgraphExecUpdateResultInfo info;
+    if (drv->graphExecUpdate(spare, graph, &info) == CUDA_SUCCESS)
+      g->exec = spare;
+    else
+      drv->graphExecDestroy(spare); // Left in no defined state.
+  }
+  if (ok && !g->exec)
     ok = drv->graphInstantiate(&g->exec, graph, 0) == CUDA_SUCCESS;
   if (graph)
     drv->graphDestroy(graph);
@@ -166,6 +266,7 @@ static bool finishCapture(mlxrt_cuda_device *dev) {
       return true; // A real failure: the run reports it.
   }
   g->state = MLXRT_GRAPH_READY;
+  g->early = false;
   mlxrt_cuda_check(dev, drv->graphLaunch(g->exec, dev->stream),
                    "cuGraphLaunch of the captured program");
   return true;
@@ -202,17 +303,24 @@ void mlxrt_cuda_graph_run(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
   if (g->capturing) {
     if (finishCapture(dev))
       return;
-    // Give up graphs for this program; nothing ran, so run it as is.
+    // Nothing ran, so run it as is. Give up graphs for this program on
+    // these buffers, unless it was an early capture: this run is then the
+    // plain first one, and the next captures as usual.
     releaseGraphMemory(dev, g->id);
     clearUploads(g);
-    g->state = MLXRT_GRAPH_UNCAPTURED;
+    g->state = g->early ? MLXRT_GRAPH_SEEN : MLXRT_GRAPH_UNCAPTURED;
+    g->early = false;
     mlxrt_cuda_clear_failure(dev);
     entry(args);
     g->declared = false;
     return;
   }
-  if (g->state == MLXRT_GRAPH_NONE && !dev->failed)
+  g->early = false;
+  if (g->state == MLXRT_GRAPH_NONE && !dev->failed) {
     g->state = declared ? MLXRT_GRAPH_SEEN : MLXRT_GRAPH_UNCAPTURED;
+    if (declared)
+      rememberWarm(dev, entry);
+  }
 }
 
 void mlxrt_graph_capturable(void) {

@@ -37,6 +37,13 @@ typedef int CUjit_option;
 typedef int CUdevice_attribute;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
+
+/// CUgraphExecUpdateResultInfo (CUDA 12.0+).
+typedef struct {
+  int result;
+  CUgraphNode errorNode, errorFromNode;
+} CUgraphExecUpdateResultInfo;
 
 /// CUmemLocation, passed by value to cuMemPrefetchAsync_v2.
 typedef struct {
@@ -189,6 +196,10 @@ typedef struct mlxrt_cuda_driver {
   CUresult (*graphLaunch)(CUgraphExec exec, CUstream stream);
   CUresult (*graphExecDestroy)(CUgraphExec exec);
   CUresult (*graphDestroy)(CUgraph graph);
+  /// cuGraphExecUpdate_v2 (CUDA 12.0+; NULL before): an instantiated graph
+  /// takes another graph of the same shape's parameters.
+  CUresult (*graphExecUpdate)(CUgraphExec exec, CUgraph graph,
+                              CUgraphExecUpdateResultInfo *info);
   /// Programmatic dependent launch (CUDA 12.0+; NULL before): the launch
   /// with attributes, and the lookup of the module global that says a
   /// module's kernels wait for their predecessor themselves.
@@ -218,6 +229,12 @@ void mlxrt_cuda_error_text(const mlxrt_cuda_driver *drv, CUresult result,
 
 /// How many graphs a device keeps besides the one of its last run.
 #define MLXRT_CUDA_CACHED_GRAPHS 7
+/// How many programs a device remembers as ready for capture on their
+/// first run on new buffers (see mlxrt_cuda_graph_state).
+#define MLXRT_CUDA_WARM_PROGRAMS 16
+/// How many instantiated graphs of forgotten buffers a device keeps for the
+/// next capture of their programs (see mlxrt_cuda_spare_graph).
+#define MLXRT_CUDA_SPARE_GRAPHS 4
 
 /// What one allocation of the device is.
 typedef enum mlxrt_cuda_alloc_kind {
@@ -280,13 +297,25 @@ typedef struct mlxrt_cuda_alloc {
 /// on a set of buffers runs it directly (modules load, cuBLASLt plans its
 /// products); if the program declared itself capturable
 /// (mlxrt_graph_capturable), the second run captures the stream into a
-/// graph and launches it, and later runs only launch the graph.
+/// graph and launches it, and later runs only launch the graph. A program
+/// that already ran so on other buffers (a model's warm-up at opening, the
+/// other half of a donated state) is captured on its first run on new
+/// buffers: it starts SEEN.
 typedef enum mlxrt_cuda_graph_state {
   MLXRT_GRAPH_NONE,       ///< No program seen on these buffers yet.
   MLXRT_GRAPH_SEEN,       ///< Ran once uncaptured; capturable.
   MLXRT_GRAPH_UNCAPTURED, ///< Not capturable (or capture failed): run as is.
   MLXRT_GRAPH_READY,      ///< exec replays the program.
 } mlxrt_cuda_graph_state;
+
+/// An instantiated graph whose buffers are gone (freed, or evicted from the
+/// cache): never launched again, but the next capture of its program, on
+/// other buffers, updates it (cuGraphExecUpdate) instead of instantiating
+/// a new one, which costs far more.
+typedef struct mlxrt_cuda_spare_graph {
+  mlxrt_entry_fn entry;
+  CUgraphExec exec;
+} mlxrt_cuda_spare_graph;
 
 typedef struct mlxrt_cuda_graph {
   unsigned id; ///< Tags its graph memory; 0 for an empty slot.
@@ -302,6 +331,8 @@ typedef struct mlxrt_cuda_graph {
   bool capture;
   /// During the run: the stream is being captured.
   bool capturing;
+  /// Captured on its first run: its program ran before on other buffers.
+  bool early;
   /// Host-to-device copies met during capture (constants): made once, after
   /// capture, into graph memory that nothing else writes.
   struct mlxrt_cuda_upload *uploads;
@@ -389,6 +420,13 @@ typedef struct mlxrt_cuda_device {
   mlxrt_cuda_graph graph;
   mlxrt_cuda_graph cached[MLXRT_CUDA_CACHED_GRAPHS];
   unsigned lastGraphId;
+  /// Programs that ran uncaptured and declared themselves capturable: their
+  /// modules are loaded and their products planned, so a new set of buffers
+  /// is captured on its first run. Oldest first.
+  mlxrt_entry_fn warm[MLXRT_CUDA_WARM_PROGRAMS];
+  size_t numWarm;
+  mlxrt_cuda_spare_graph spare[MLXRT_CUDA_SPARE_GRAPHS]; ///< Oldest first.
+  size_t numSpare;
   /// cuBLASLt state (cublaslt.c), created on the first matrix product.
   struct mlxrt_cublaslt_state *blas;
   int ccMajor, ccMinor; ///< Compute capability.
@@ -494,6 +532,11 @@ void mlxrt_cuda_graph_reset_all(mlxrt_cuda_device *dev);
 /// Destroys the graphs whose program runs on the buffer `view` (the
 /// program's address of it), before the buffer is freed.
 void mlxrt_cuda_graph_forget_buffer(mlxrt_cuda_device *dev, void *view);
+
+/// Destroys the graphs of program `entry` and forgets that it ran, before
+/// its code is unloaded (another program may then get its address).
+void mlxrt_cuda_graph_forget_program(mlxrt_cuda_device *dev,
+                                     mlxrt_entry_fn entry);
 
 /// Before a run of `entry` on `args`: makes the graph of that program and
 /// buffers, if one is cached, the current one (dev->graph); else caches the

@@ -131,6 +131,11 @@ void mlxrt_device_set_trace(mlxrt_device *dev, mlxrt_trace_fn trace,
     dev->ops->setTrace(dev, trace, user);
 }
 
+void mlxrt_device_forget_program(mlxrt_device *dev, mlxrt_entry_fn entry) {
+  if (dev->ops->forgetProgram)
+    dev->ops->forgetProgram(dev, entry);
+}
+
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err) {
   return dev->ops->prepare ? dev->ops->prepare(dev, matmul, err) : MLXRT_OK;

@@ -964,11 +964,18 @@ static void cudaDestroy(mlxrt_device *base) {
   free(dev);
 }
 
+static void cudaForgetProgram(mlxrt_device *base, mlxrt_entry_fn entry) {
+  mlxrt_cuda_device *dev = (mlxrt_cuda_device *)base;
+  if (makeCurrent(dev, NULL) == MLXRT_OK)
+    mlxrt_cuda_graph_forget_program(dev, entry);
+}
+
 static const mlxrt_device_ops CudaOps = {
     cudaAlloc,           cudaFree,        cudaRun,
     cudaDestroy,         cudaRunResident, cudaToHost,
     cudaHostWrote,       cudaPrepare,     cudaRead,
-    cudaBeforeHostWrite, cudaSynchronize, cudaSetTrace};
+    cudaBeforeHostWrite, cudaSynchronize, cudaSetTrace,
+    cudaForgetProgram};
 
 mlxrt_status mlxrt_cuda_device_create(int ordinal,
                                       const mlxrt_device_config *config,

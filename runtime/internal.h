@@ -254,6 +254,9 @@ typedef struct mlxrt_device_ops {
   mlxrt_status (*synchronize)(mlxrt_device *dev, mlxrt_error *err);
   /// Where the device reports its runs' phases and transfers (NULL: none).
   void (*setTrace)(mlxrt_device *dev, mlxrt_trace_fn trace, void *user);
+  /// Forgets what the device keeps of program `entry` (its CUDA graphs),
+  /// before its code is unloaded (NULL: nothing kept).
+  void (*forgetProgram)(mlxrt_device *dev, mlxrt_entry_fn entry);
 } mlxrt_device_ops;
 
 /// The common head of every backend's device struct.
@@ -293,6 +296,7 @@ mlxrt_status mlxrt_device_read(mlxrt_device *dev, void *p, void *dst,
                                size_t nbytes, mlxrt_error *err);
 mlxrt_status mlxrt_device_prepare(mlxrt_device *dev, bool matmul,
                                   mlxrt_error *err);
+void mlxrt_device_forget_program(mlxrt_device *dev, mlxrt_entry_fn entry);
 
 /// Opens a device by name (see mlxrt_device_parse_name; NULL is the CPU).
 mlxrt_status mlxrt_device_open_config(const char *name,

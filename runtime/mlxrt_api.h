@@ -91,7 +91,7 @@ typedef struct mlxrt_instance_options {
   const char *cuda_home;
   mlxrt_trace_fn trace; ///< NULL: no tracing.
   void *trace_user;     ///< Passed to trace.
-  /// Nonzero: a model does not run once on zeros when it opens (see
+  /// Nonzero: a model does not run on zeros when it opens (see
   /// mlxrt_model_open), e.g. in a process that calls it once.
   int no_warm_up;
 } mlxrt_instance_options;
@@ -145,11 +145,13 @@ mlxrt_status mlxrt_model_describe(const struct mlxrt_model_abi *linked,
 /// MLXRT_LINKED_MODEL(NAME). What its first call would make is made here:
 /// its output buffers and, on a GPU, its kernels (the driver's JIT of the
 /// PTX) and cuBLASLt's handle and workspace. A model whose GPU code only
-/// enqueues work (mlxc says "capturable") also runs once on zeros, unless
-/// the options say no_warm_up: cuBLASLt picks and loads its kernels and the
-/// intermediates are allocated now, so that the first call is quick. The
-/// intermediates of a call are kept for the next one, which allocates
-/// nothing.
+/// enqueues work (mlxc says "capturable") also runs on zeros, unless the
+/// options say no_warm_up: cuBLASLt picks and loads its kernels and the
+/// intermediates are allocated now, and a second run is captured as a CUDA
+/// graph that the first call's own graph is made from (an update of that
+/// graph's buffers), so that the first call is quick and the next ones
+/// replay. The intermediates of a call are kept for the next one, which
+/// allocates nothing.
 mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
                               const struct mlxrt_model_abi *linked,
                               mlxrt_model **out, mlxrt_error *err);

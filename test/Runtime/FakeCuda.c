@@ -36,6 +36,7 @@ enum {
   NO_BINARY_FOR_GPU = 209,
   CAPTURE_UNSUPPORTED = 900,
   CAPTURE_INVALIDATED = 901,
+  GRAPH_EXEC_UPDATE_FAILURE = 910,
 };
 
 //===----------------------------------------------------------------------===//
@@ -61,6 +62,7 @@ static struct {
     {"syncs", 0},              // cuStreamSynchronize calls
     {"captured", 0},           // operations recorded during capture
     {"graph_launches", 0},     // cuGraphLaunch calls
+    {"graph_updates", 0},      // cuGraphExecUpdate_v2 calls that updated
     {"capture_errors", 0},     // calls rejected because the stream captured
     {"live_allocs", 0},        // device allocations not freed
     {"allocations", 0},        // device allocations made
@@ -77,6 +79,7 @@ static struct {
     {"cc_minor", 0},           //
     {"concurrent", 1},         // concurrent managed access
     {"fail_instantiate", 0},
+    {"fail_update", 0},       // cuGraphExecUpdate_v2 refuses every update
     {"unsupported_m", 0},     // a product with this cuBLASLt m is unsupported
     {"no_pointer_arrays", 0}, // cuBLASLt without pointer-array batches
     {"deferred", 0},          // stream work waits until something synchronizes
@@ -242,6 +245,23 @@ CUresult cuGraphInstantiateWithFlags(Graph **exec, Graph *graph,
   (*exec)->count = graph->count;
   (*exec)->nodes = malloc((size_t)graph->count * sizeof(Node) + 1);
   memcpy((*exec)->nodes, graph->nodes, (size_t)graph->count * sizeof(Node));
+  return OK;
+}
+
+/// Takes `graph`'s parameters when its nodes are those of `exec` (kinds and
+/// kernels), as the real driver updates parameters and refuses a change of
+/// topology.
+CUresult cuGraphExecUpdate_v2(Graph *exec, Graph *graph, void *info) {
+  (void)info;
+  bool same = exec->count == graph->count && !*var("fail_update");
+  for (int i = 0; same && i < exec->count; ++i)
+    same = exec->nodes[i].kind == graph->nodes[i].kind &&
+           exec->nodes[i].kernel == graph->nodes[i].kernel;
+  if (!same)
+    return GRAPH_EXEC_UPDATE_FAILURE;
+  memcpy(exec->nodes, graph->nodes, (size_t)graph->count * sizeof(Node));
+  ++*var("graph_updates");
+  trace("graph update", 12);
   return OK;
 }
 

@@ -134,9 +134,10 @@ class FakeCuda : public ::testing::TestWithParam<bool> {
 protected:
   void SetUp() override {
     for (const char *name :
-         {"launches", "syncs", "captured", "graph_launches", "capture_errors",
-          "heuristics", "handles", "products", "fail_instantiate",
-          "unsupported_m", "no_pointer_arrays"})
+         {"launches", "syncs", "captured", "graph_launches", "graph_updates",
+          "capture_errors", "heuristics", "handles", "products",
+          "fail_instantiate", "fail_update", "unsupported_m",
+          "no_pointer_arrays"})
       F.set(name, 0);
     BadPointer = false;
     F.set("cc_major", 9);
@@ -244,7 +245,8 @@ TEST_P(FakeCuda, OtherProgramsKeepTheirGraphsUntilABufferGoes) {
   expectTimes(6, 2);
   EXPECT_EQ(Calls, 5); // Replayed from its cached graph.
   EXPECT_EQ(F.get("graph_launches"), 4);
-  // A new output buffer: the graph wrote the old one.
+  // A new output buffer: the graph wrote the old one. The new buffers are
+  // captured at once (the program ran before).
   mlxrt_device_free(Dev, Out);
   mlxrt_error err;
   ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
@@ -252,7 +254,7 @@ TEST_P(FakeCuda, OtherProgramsKeepTheirGraphsUntilABufferGoes) {
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 1);
   EXPECT_EQ(Calls, 6);
-  EXPECT_EQ(F.get("graph_launches"), 4);
+  EXPECT_EQ(F.get("graph_launches"), 5);
 }
 
 // Two sets of buffers in turn (a donated state swaps them each call): each
@@ -270,13 +272,83 @@ TEST_P(FakeCuda, BuffersInTurnReplayTheirGraphs) {
               MLXRT_OK)
         << Err.message;
   }
-  // Runs 0 and 1 direct, 2 and 3 captured, the rest replayed.
-  EXPECT_EQ(Calls, 4);
-  EXPECT_EQ(F.get("graph_launches"), 4);
+  // Run 0 direct, 1 (new buffers of a program that ran) and 2 captured,
+  // the rest replayed.
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("graph_launches"), 5);
   // The last run read what the one before wrote: 6 * 6 * the input of run 4.
   for (unsigned i = 0; i < N; ++i)
     ASSERT_EQ(in()[i], 36 * (float(i) - 7.5f + 4)) << "at " << i;
   mlxrt_device_free(Dev, other);
+}
+
+// A program that ran on other buffers is captured on its first run on new
+// ones. If that capture fails, the run is an ordinary first run: the next
+// one captures.
+TEST_P(FakeCuda, NewBuffersOfAWarmProgramCaptureAtOnce) {
+  setInput(0);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(F.get("graph_launches"), 0);
+  void *other;
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &other, &err), MLXRT_OK);
+  void *args[] = {In, other};
+  ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args, 1, 1, nullptr, &Err),
+            MLXRT_OK)
+      << Err.message;
+  EXPECT_EQ(Calls, 2);
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  for (unsigned i = 0; i < N; ++i)
+    ASSERT_EQ(static_cast<float *>(other)[i], 6 * (float(i) - 7.5f))
+        << "at " << i;
+
+  F.set("fail_instantiate", 1);
+  void *third;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &third, &err), MLXRT_OK);
+  void *args3[] = {In, third};
+  ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args3, 1, 1, nullptr, &Err),
+            MLXRT_OK)
+      << Err.message;
+  EXPECT_EQ(Calls, 4); // The failed capture, then the run.
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  F.set("fail_instantiate", 0);
+  for (int r = 0; r < 2; ++r)
+    ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args3, 1, 1, nullptr, &Err),
+              MLXRT_OK)
+        << Err.message;
+  EXPECT_EQ(Calls, 5); // Captured, then replayed.
+  EXPECT_EQ(F.get("graph_launches"), 3);
+  for (unsigned i = 0; i < N; ++i)
+    ASSERT_EQ(static_cast<float *>(third)[i], 6 * (float(i) - 7.5f))
+        << "at " << i;
+  mlxrt_device_free(Dev, third);
+  mlxrt_device_free(Dev, other);
+}
+
+// A graph whose buffers are freed is kept for its program's next capture,
+// which updates it rather than instantiating another; a graph the driver
+// cannot update gives way to a new one.
+TEST_P(FakeCuda, FreedBuffersLeaveTheirGraphForTheNextCapture) {
+  setInput(0);
+  for (int r = 0; r < 2; ++r)
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  EXPECT_EQ(F.get("graph_launches"), 1);
+  for (int round = 0; round < 2; ++round) {
+    F.set("fail_update", round);
+    mlxrt_device_free(Dev, Out);
+    mlxrt_error err;
+    ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+    setInput(float(round + 1));
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+    expectTimes(6, float(round + 1));
+    EXPECT_EQ(Calls, 3 + round) << "round " << round;
+    EXPECT_EQ(F.get("graph_updates"), 1) << "round " << round;
+    EXPECT_EQ(F.get("graph_launches"), 2 + round) << "round " << round;
+  }
+  setInput(5);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 5);
+  EXPECT_EQ(Calls, 4); // Replayed.
 }
 
 TEST_P(FakeCuda, GraphsOffByEnvironment) {
@@ -336,8 +408,10 @@ TEST_P(FakeCuda, ErrorDuringCaptureIsTheProgramsError) {
   for (int r = 0; r < 3; ++r)
     ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 2);
-  EXPECT_EQ(Calls, 5);
-  EXPECT_EQ(F.get("graph_launches"), 2);
+  // The failure dropped the graph; the program ran before, so the next run
+  // captures a new one.
+  EXPECT_EQ(Calls, 4);
+  EXPECT_EQ(F.get("graph_launches"), 3);
 }
 
 TEST_P(FakeCuda, ProductsThroughCublasLt) {
@@ -1009,7 +1083,9 @@ void matmulCpu(void **args) {
 
 // A model whose GPU code only enqueues work runs once on zeros when it
 // opens, untraced: its product's plan is made and its kernels loaded then,
-// and the first call makes nothing. Not with no_warm_up.
+// and the first call makes nothing. It runs again captured: the first call's
+// capture updates that graph (its zeros are gone) rather than instantiating
+// one. Not with no_warm_up.
 TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
   const mlxrt_model_abi products = {MLXRT_ABI_VERSION,
                                     MLXRT_MODEL_USES_MATMUL |
@@ -1029,8 +1105,9 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
   F.set("heuristics", 0);
   ASSERT_EQ(mlxrt_model_open(inst, &products, &m, &err), MLXRT_OK)
       << err.message;
-  EXPECT_EQ(Calls, 1);
-  EXPECT_EQ(F.get("products"), 1);
+  EXPECT_EQ(Calls, 2);
+  EXPECT_EQ(F.get("products"), 2);
+  EXPECT_EQ(F.get("graph_launches"), 1);
   EXPECT_EQ(F.get("heuristics"), 2); // cuBLASLt's set-up, then the plan.
   EXPECT_EQ(programs, 0);
   std::vector<float> xs(N), ys(N), want(N);
@@ -1047,6 +1124,18 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
             std::vector<float>(want.begin(), want.begin() + count));
   EXPECT_EQ(F.get("heuristics"), 2);
   EXPECT_EQ(programs, 1);
+  // The first call captured its graph into the warm-up's; the second
+  // replays it.
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("graph_updates"), 1);
+  EXPECT_EQ(F.get("graph_launches"), 2);
+  std::fill(ys.begin(), ys.end(), 0.0f);
+  ASSERT_EQ(mlxrt_model_call(m, &x, 1, &y, 1, &err), MLXRT_OK) << err.message;
+  ASSERT_EQ(mlxrt_array_read(y, ys.data(), N * sizeof(float), &err), MLXRT_OK);
+  EXPECT_EQ(std::vector<float>(ys.begin(), ys.begin() + count),
+            std::vector<float>(want.begin(), want.begin() + count));
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("graph_launches"), 3);
   mlxrt_array_release(y);
   mlxrt_array_release(x);
   mlxrt_model_close(m);
@@ -1055,7 +1144,7 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
   opts.no_warm_up = 1;
   ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK) << err.message;
   ASSERT_EQ(mlxrt_model_open(inst, &products, &m, &err), MLXRT_OK);
-  EXPECT_EQ(Calls, 2);
+  EXPECT_EQ(Calls, 3);
   mlxrt_model_close(m);
   mlxrt_instance_destroy(inst);
 }
