@@ -126,6 +126,10 @@ static bool loadDriver(mlxrt_cuda_driver *drv, const char *path, char *reason,
         !drv->graphDestroy)
       drv->streamBeginCapture = NULL;
     *(void **)(&drv->graphExecUpdate) = dlsym(lib, "cuGraphExecUpdate_v2");
+    *(void **)(&drv->graphGetNodes) = dlsym(lib, "cuGraphGetNodes");
+    *(void **)(&drv->graphNodeGetType) = dlsym(lib, "cuGraphNodeGetType");
+    if (!drv->graphGetNodes || !drv->graphNodeGetType)
+      drv->graphExecUpdate = NULL;
   }
   if (missing) {
     snprintf(reason, size, "%s has no %s (the driver is too old)", path,

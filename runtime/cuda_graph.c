@@ -65,6 +65,33 @@ static void resetGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
   memset(g, 0, sizeof(*g));
 }
 
+/// A hash of how many nodes of each type `graph` has (the driver lists them
+/// in no fixed order), 0 if unknown. A capture of another shape (a program
+/// whose host code enqueues other work for other buffers: a copy that an
+/// in-place output makes unnecessary) is never offered as an update, which the
+/// driver would refuse.
+static uint64_t graphShape(const mlxrt_cuda_driver *drv, CUgraph graph) {
+  size_t count = 0;
+  if (drv->graphGetNodes(graph, NULL, &count) != CUDA_SUCCESS)
+    return 0;
+  CUgraphNode *nodes = malloc((count ? count : 1) * sizeof(*nodes));
+  if (!nodes)
+    return 0;
+  enum { Types = 16 }; // CUgraphNodeType has 14 (CUDA 13); the rest: last.
+  uint64_t perType[Types] = {0};
+  bool known = drv->graphGetNodes(graph, nodes, &count) == CUDA_SUCCESS;
+  for (size_t i = 0; known && i < count; ++i) {
+    int type = Types - 1;
+    known = drv->graphNodeGetType(nodes[i], &type) == CUDA_SUCCESS;
+    ++perType[type >= 0 && type < Types ? type : Types - 1];
+  }
+  free(nodes);
+  uint64_t hash = 1469598103934665603ull; // FNV-1a over the counts
+  for (int t = 0; t < Types; ++t)
+    hash = (hash ^ perType[t]) * 1099511628211ull;
+  return known ? hash : 0;
+}
+
 /// Destroys the spare graphs of `entry` (NULL: all of them).
 static void destroySpares(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
   size_t kept = 0;
@@ -77,10 +104,12 @@ static void destroySpares(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
   dev->numSpare = kept;
 }
 
-/// The newest spare graph of `entry`, no longer a spare; or NULL.
-static CUgraphExec takeSpare(mlxrt_cuda_device *dev, mlxrt_entry_fn entry) {
-  for (size_t i = dev->numSpare; i-- > 0;) {
-    if (dev->spare[i].entry != entry)
+/// The newest spare graph of `entry` whose graph had shape `shape`, no
+/// longer a spare; or NULL.
+static CUgraphExec takeSpare(mlxrt_cuda_device *dev, mlxrt_entry_fn entry,
+                             uint64_t shape) {
+  for (size_t i = dev->numSpare; shape && i-- > 0;) {
+    if (dev->spare[i].entry != entry || dev->spare[i].shape != shape)
       continue;
     CUgraphExec exec = dev->spare[i].exec;
     memmove(&dev->spare[i], &dev->spare[i + 1],
@@ -103,7 +132,8 @@ static void retireGraph(mlxrt_cuda_device *dev, mlxrt_cuda_graph *g) {
               (MLXRT_CUDA_SPARE_GRAPHS - 1) * sizeof(dev->spare[0]));
       --dev->numSpare;
     }
-    dev->spare[dev->numSpare++] = (mlxrt_cuda_spare_graph){g->entry, g->exec};
+    dev->spare[dev->numSpare++] =
+        (mlxrt_cuda_spare_graph){g->entry, g->exec, g->shape};
     g->exec = NULL;
   }
   resetGraph(dev, g);
@@ -242,7 +272,8 @@ static bool finishCapture(mlxrt_cuda_device *dev) {
   CUresult r = drv->streamEndCapture(dev->stream, &graph);
   g->capturing = false;
   bool ok = !dev->failed && r == CUDA_SUCCESS && graph;
-  CUgraphExec spare = ok ? takeSpare(dev, g->entry) : NULL;
+  g->shape = ok && drv->graphExecUpdate ? graphShape(drv, graph) : 0;
+  CUgraphExec spare = ok ? takeSpare(dev, g->entry, g->shape) : NULL;
   if (spare) {
     CUgraphExecUpdateResultInfo info;
     if (drv->graphExecUpdate(spare, graph, &info) == CUDA_SUCCESS)

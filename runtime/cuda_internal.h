@@ -200,6 +200,10 @@ typedef struct mlxrt_cuda_driver {
   /// takes another graph of the same shape's parameters.
   CUresult (*graphExecUpdate)(CUgraphExec exec, CUgraph graph,
                               CUgraphExecUpdateResultInfo *info);
+  /// A graph's nodes and their types: the shape an update must keep (NULL
+  /// where the driver lacks them: no updates then).
+  CUresult (*graphGetNodes)(CUgraph graph, CUgraphNode *nodes, size_t *count);
+  CUresult (*graphNodeGetType)(CUgraphNode node, int *type);
   /// Programmatic dependent launch (CUDA 12.0+; NULL before): the launch
   /// with attributes, and the lookup of the module global that says a
   /// module's kernels wait for their predecessor themselves.
@@ -315,6 +319,7 @@ typedef enum mlxrt_cuda_graph_state {
 typedef struct mlxrt_cuda_spare_graph {
   mlxrt_entry_fn entry;
   CUgraphExec exec;
+  uint64_t shape; ///< Its graph's nodes' types (see graphShape).
 } mlxrt_cuda_spare_graph;
 
 typedef struct mlxrt_cuda_graph {
@@ -324,6 +329,7 @@ typedef struct mlxrt_cuda_graph {
   void **args;
   size_t numArgs;
   CUgraphExec exec;
+  uint64_t shape; ///< exec's graph's nodes' types (see graphShape).
   /// During the run: the program called mlxrt_graph_capturable (so its
   /// stream synchronizations are skipped).
   bool declared;

@@ -63,6 +63,7 @@ static struct {
     {"captured", 0},           // operations recorded during capture
     {"graph_launches", 0},     // cuGraphLaunch calls
     {"graph_updates", 0},      // cuGraphExecUpdate_v2 calls that updated
+    {"update_failures", 0},    // cuGraphExecUpdate_v2 calls refused
     {"capture_errors", 0},     // calls rejected because the stream captured
     {"live_allocs", 0},        // device allocations not freed
     {"allocations", 0},        // device allocations made
@@ -257,11 +258,29 @@ CUresult cuGraphExecUpdate_v2(Graph *exec, Graph *graph, void *info) {
   for (int i = 0; same && i < exec->count; ++i)
     same = exec->nodes[i].kind == graph->nodes[i].kind &&
            exec->nodes[i].kernel == graph->nodes[i].kernel;
-  if (!same)
+  if (!same) {
+    ++*var("update_failures");
     return GRAPH_EXEC_UPDATE_FAILURE;
+  }
   memcpy(exec->nodes, graph->nodes, (size_t)graph->count * sizeof(Node));
   ++*var("graph_updates");
   trace("graph update", 12);
+  return OK;
+}
+
+/// The nodes are the recorded operations (handles: their addresses).
+CUresult cuGraphGetNodes(Graph *graph, Node **nodes, size_t *count) {
+  if (nodes)
+    for (size_t i = 0; i < *count && i < (size_t)graph->count; ++i)
+      nodes[i] = &graph->nodes[i];
+  *count = (size_t)graph->count;
+  return OK;
+}
+
+/// CUgraphNodeType: kernels (a product is cuBLASLt's kernel) 0, copies 1,
+/// event records 7.
+CUresult cuGraphNodeGetType(const Node *node, int *type) {
+  *type = node->kind == NODE_COPY ? 1 : node->kind == NODE_EVENT ? 7 : 0;
   return OK;
 }
 

@@ -84,6 +84,19 @@ void programEntry(void **args) {
   mgpuMemFree(arena, stream);
 }
 
+/// programEntry, but a copy of the input into the output first when
+/// CopyFirst is set (other host code for other buffers: another graph).
+bool CopyFirst = false;
+void variableEntry(void **args) {
+  if (CopyFirst) {
+    mlxrt_graph_capturable();
+    void *stream = mgpuStreamCreate();
+    mgpuMemcpy(args[1], args[0], N * sizeof(float), stream);
+    mgpuStreamDestroy(stream);
+  }
+  programEntry(args);
+}
+
 /// The same without mlxrt_graph_capturable: never captured.
 void uncapturableEntry(void **args) {
   ++Calls;
@@ -135,8 +148,8 @@ protected:
   void SetUp() override {
     for (const char *name :
          {"launches", "syncs", "captured", "graph_launches", "graph_updates",
-          "capture_errors", "heuristics", "handles", "products",
-          "fail_instantiate", "fail_update", "unsupported_m",
+          "update_failures", "capture_errors", "heuristics", "handles",
+          "products", "fail_instantiate", "fail_update", "unsupported_m",
           "no_pointer_arrays"})
       F.set(name, 0);
     BadPointer = false;
@@ -348,7 +361,28 @@ TEST_P(FakeCuda, FreedBuffersLeaveTheirGraphForTheNextCapture) {
   setInput(5);
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 5);
-  EXPECT_EQ(Calls, 4); // Replayed.
+  EXPECT_EQ(Calls, 4);                    // Replayed.
+  EXPECT_EQ(F.get("update_failures"), 1); // The one fail_update forced.
+}
+
+// A capture of another shape than the spare graph (other host code for
+// other buffers) is instantiated: no update is tried.
+TEST_P(FakeCuda, SpareGraphsOfAnotherShapeAreNotUpdated) {
+  setInput(0);
+  for (int r = 0; r < 2; ++r)
+    ASSERT_EQ(run(variableEntry), MLXRT_OK) << Err.message;
+  mlxrt_device_free(Dev, Out);
+  mlxrt_error err;
+  ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &Out, &err), MLXRT_OK);
+  CopyFirst = true;
+  setInput(1);
+  ASSERT_EQ(run(variableEntry), MLXRT_OK) << Err.message;
+  CopyFirst = false;
+  expectTimes(6, 1);
+  EXPECT_EQ(Calls, 3);
+  EXPECT_EQ(F.get("graph_launches"), 2);
+  EXPECT_EQ(F.get("graph_updates"), 0);
+  EXPECT_EQ(F.get("update_failures"), 0);
 }
 
 TEST_P(FakeCuda, GraphsOffByEnvironment) {
