@@ -20,6 +20,7 @@
 // next capture updates it (cuGraphExecUpdate) instead. A model's warm-up at
 // opening captures on its zeros for that: the first call's capture is an
 // update.
+//
 // While capturing, the ABI functions (cuda_abi.c) change behaviour:
 // synchronizations and prefetches are skipped (the run prefetches before
 // and after the program), intermediates become graph memory that lives as
