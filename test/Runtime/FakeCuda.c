@@ -66,6 +66,7 @@ static struct {
     {"update_failures", 0},    // cuGraphExecUpdate_v2 calls refused
     {"capture_errors", 0},     // calls rejected because the stream captured
     {"live_allocs", 0},        // device allocations not freed
+    {"live_graphs", 0},        // instantiated graphs not destroyed
     {"allocations", 0},        // device allocations made
     {"module_loads", 0},       // cuModuleLoadDataEx calls
     {"dependent_launches", 0}, // cuLaunchKernelEx with programmatic
@@ -243,6 +244,7 @@ CUresult cuGraphInstantiateWithFlags(Graph **exec, Graph *graph,
   if (*var("fail_instantiate"))
     return INVALID_VALUE;
   *exec = malloc(sizeof(Graph));
+  ++*var("live_graphs");
   (*exec)->count = graph->count;
   (*exec)->nodes = malloc((size_t)graph->count * sizeof(Node) + 1);
   memcpy((*exec)->nodes, graph->nodes, (size_t)graph->count * sizeof(Node));
@@ -302,7 +304,11 @@ static CUresult destroyGraph(Graph *g) {
   return OK;
 }
 
-CUresult cuGraphExecDestroy(Graph *exec) { return destroyGraph(exec); }
+CUresult cuGraphExecDestroy(Graph *exec) {
+  if (exec)
+    --*var("live_graphs");
+  return destroyGraph(exec);
+}
 CUresult cuGraphDestroy(Graph *graph) { return destroyGraph(graph); }
 
 //===----------------------------------------------------------------------===//

@@ -184,8 +184,9 @@ protected:
       close();
     mgpuModuleUnload(Module);
     // Everything the runtime allocated is freed: buffers, graph memory,
-    // cuBLASLt's workspace.
+    // cuBLASLt's workspace, and every graph (spares too).
     EXPECT_EQ(F.get("live_allocs"), 0);
+    EXPECT_EQ(F.get("live_graphs"), 0);
   }
   mlxrt_status run(mlxrt_entry_fn entry) {
     void *args[] = {In, Out};
@@ -1172,7 +1173,10 @@ TEST_P(FakeCuda, ApiWarmsUpCapturableModelsAtOpen) {
   EXPECT_EQ(F.get("graph_launches"), 3);
   mlxrt_array_release(y);
   mlxrt_array_release(x);
+  EXPECT_EQ(F.get("live_graphs"), 1); // x's graph, now a spare.
+  // Closing the model destroys what the device kept of it.
   mlxrt_model_close(m);
+  EXPECT_EQ(F.get("live_graphs"), 0);
   mlxrt_instance_destroy(inst);
 
   opts.no_warm_up = 1;
