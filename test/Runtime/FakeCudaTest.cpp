@@ -188,8 +188,10 @@ protected:
     EXPECT_EQ(F.get("live_allocs"), 0);
     EXPECT_EQ(F.get("live_graphs"), 0);
   }
-  mlxrt_status run(mlxrt_entry_fn entry) {
-    void *args[] = {In, Out};
+  /// Runs `entry` on `in` and `out` (In and Out when null).
+  mlxrt_status run(mlxrt_entry_fn entry, void *in = nullptr,
+                   void *out = nullptr) {
+    void *args[] = {in ? in : In, out ? out : Out};
     Err.message[0] = '\0';
     return mlxrt_device_run(Dev, entry, args, 1, 1, nullptr, &Err);
   }
@@ -200,9 +202,11 @@ protected:
       in()[i] = float(i) - 7.5f + offset;
     std::memset(Out, 0, N * sizeof(float));
   }
-  void expectTimes(float factor, float offset) {
+  /// `out` (Out when null) holds `factor` times setInput(offset)'s input.
+  void expectTimes(float factor, float offset, const void *out = nullptr) {
+    const float *values = static_cast<const float *>(out ? out : Out);
     for (unsigned i = 0; i < N; ++i)
-      ASSERT_EQ(out()[i], factor * (float(i) - 7.5f + offset)) << "at " << i;
+      ASSERT_EQ(values[i], factor * (float(i) - 7.5f + offset)) << "at " << i;
   }
   mlxrt_device *Dev = nullptr;
   void *In = nullptr, *Out = nullptr;
@@ -279,10 +283,9 @@ TEST_P(FakeCuda, BuffersInTurnReplayTheirGraphs) {
   ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &other, &err), MLXRT_OK);
   setInput(0);
   for (int r = 0; r < 6; ++r) {
-    void *args[] = {r % 2 ? other : In, r % 2 ? In : other};
     if (r % 2 == 0)
       setInput(float(r));
-    ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args, 1, 1, nullptr, &Err),
+    ASSERT_EQ(run(programEntry, r % 2 ? other : In, r % 2 ? In : other),
               MLXRT_OK)
         << Err.message;
   }
@@ -306,35 +309,23 @@ TEST_P(FakeCuda, NewBuffersOfAWarmProgramCaptureAtOnce) {
   void *other;
   mlxrt_error err;
   ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &other, &err), MLXRT_OK);
-  void *args[] = {In, other};
-  ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args, 1, 1, nullptr, &Err),
-            MLXRT_OK)
-      << Err.message;
+  ASSERT_EQ(run(programEntry, In, other), MLXRT_OK) << Err.message;
   EXPECT_EQ(Calls, 2);
   EXPECT_EQ(F.get("graph_launches"), 1);
-  for (unsigned i = 0; i < N; ++i)
-    ASSERT_EQ(static_cast<float *>(other)[i], 6 * (float(i) - 7.5f))
-        << "at " << i;
+  expectTimes(6, 0, other);
 
   F.set("fail_instantiate", 1);
   void *third;
   ASSERT_EQ(mlxrt_device_alloc(Dev, N * sizeof(float), &third, &err), MLXRT_OK);
-  void *args3[] = {In, third};
-  ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args3, 1, 1, nullptr, &Err),
-            MLXRT_OK)
-      << Err.message;
+  ASSERT_EQ(run(programEntry, In, third), MLXRT_OK) << Err.message;
   EXPECT_EQ(Calls, 4); // The failed capture, then the run.
   EXPECT_EQ(F.get("graph_launches"), 1);
   F.set("fail_instantiate", 0);
   for (int r = 0; r < 2; ++r)
-    ASSERT_EQ(mlxrt_device_run(Dev, programEntry, args3, 1, 1, nullptr, &Err),
-              MLXRT_OK)
-        << Err.message;
+    ASSERT_EQ(run(programEntry, In, third), MLXRT_OK) << Err.message;
   EXPECT_EQ(Calls, 5); // Captured, then replayed.
   EXPECT_EQ(F.get("graph_launches"), 3);
-  for (unsigned i = 0; i < N; ++i)
-    ASSERT_EQ(static_cast<float *>(third)[i], 6 * (float(i) - 7.5f))
-        << "at " << i;
+  expectTimes(6, 0, third);
   mlxrt_device_free(Dev, third);
   mlxrt_device_free(Dev, other);
 }
