@@ -278,15 +278,32 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
 // Binary
 //===----------------------------------------------------------------------===//
 
-/// Python-style integer remainder and floor division, guarded against a zero
-/// divisor (which would trap on x86; MLX leaves the value unspecified).
-static Value safeDivisor(OpBuilder &b, Location loc, Value d) {
-  Type t = d.getType();
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
-                                       intConstant(b, loc, t, 0));
-  return arith::SelectOp::create(b, loc, isZero, intConstant(b, loc, t, 1), d);
+/// The divisor an integer division or remainder may run with: 1 where `y`
+/// is 0, or -1 for a signed type (both trap on x86: x / 0 and INT_MIN / -1).
+/// MLX gives x // 0 == 0, x % 0 == x and x // -1 == -x (wrapping); the
+/// callers select those results.
+struct GuardedDivisor {
+  Value divisor, isZero, isMinusOne;
+};
+
+static GuardedDivisor guardDivisor(OpBuilder &b, Location loc, Value y,
+                                   bool isSignedInt) {
+  Type t = y.getType();
+  Value one = intConstant(b, loc, t, 1);
+  GuardedDivisor g;
+  g.isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                                   intConstant(b, loc, t, 0));
+  Value unsafe = g.isZero;
+  if (isSignedInt) {
+    g.isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                                         intConstant(b, loc, t, -1));
+    unsafe = arith::OrIOp::create(b, loc, unsafe, g.isMinusOne);
+  }
+  g.divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
+  return g;
 }
 
+/// Python-style remainder: the sign of the divisor's.
 static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
                            Type dtype) {
   if (isFloatDtype(dtype)) {
@@ -304,36 +321,51 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
     return arith::SelectOp::create(b, loc, fix,
                                    arith::AddFOp::create(b, loc, r, y), r);
   }
-  if (dtype.isInteger(1))
-    return intConstant(b, loc, b.getI1Type(), 0);
-  Value d = safeDivisor(b, loc, y);
-  if (!isSigned(dtype))
-    return arith::RemUIOp::create(b, loc, x, d);
-  Type t = x.getType();
-  Value r = arith::RemSIOp::create(b, loc, x, d);
-  Value zero = intConstant(b, loc, t, 0);
-  Value rNonZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
-  Value rNeg =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
-  Value yNeg =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
-  Value fix = arith::AndIOp::create(b, loc, rNonZero,
-                                    arith::XOrIOp::create(b, loc, rNeg, yNeg));
-  return arith::SelectOp::create(b, loc, fix,
-                                 arith::AddIOp::create(b, loc, r, d), r);
+  if (dtype.isInteger(1)) // x % False is x, x % True is False
+    return arith::AndIOp::create(
+        b, loc, x,
+        arith::XOrIOp::create(b, loc, y, intConstant(b, loc, y.getType(), 1)));
+  GuardedDivisor g = guardDivisor(b, loc, y, isSigned(dtype));
+  Value d = g.divisor, r;
+  if (!isSigned(dtype)) {
+    r = arith::RemUIOp::create(b, loc, x, d);
+  } else {
+    Type t = x.getType();
+    r = arith::RemSIOp::create(b, loc, x, d);
+    Value zero = intConstant(b, loc, t, 0);
+    Value rNonZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    Value rNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    Value yNeg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
+    Value fix = arith::AndIOp::create(
+        b, loc, rNonZero, arith::XOrIOp::create(b, loc, rNeg, yNeg));
+    r = arith::SelectOp::create(b, loc, fix,
+                                arith::AddIOp::create(b, loc, r, d), r);
+  }
+  return arith::SelectOp::create(b, loc, g.isZero, x, r);
 }
 
 static Value emitFloorDivide(OpBuilder &b, Location loc, Value x, Value y,
                              Type dtype) {
   if (isFloatDtype(dtype))
     return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
-  if (dtype.isInteger(1))
-    return x;
-  Value d = safeDivisor(b, loc, y);
-  if (!isSigned(dtype))
-    return arith::DivUIOp::create(b, loc, x, d);
-  return arith::FloorDivSIOp::create(b, loc, x, d);
+  if (dtype.isInteger(1)) // x // True is x, x // False is False
+    return arith::AndIOp::create(b, loc, x, y);
+  Type t = x.getType();
+  GuardedDivisor g = guardDivisor(b, loc, y, isSigned(dtype));
+  Value q;
+  if (!isSigned(dtype)) {
+    q = arith::DivUIOp::create(b, loc, x, g.divisor);
+  } else {
+    q = arith::FloorDivSIOp::create(b, loc, x, g.divisor);
+    q = arith::SelectOp::create(
+        b, loc, g.isMinusOne,
+        arith::SubIOp::create(b, loc, intConstant(b, loc, t, 0), x), q);
+  }
+  return arith::SelectOp::create(b, loc, g.isZero, intConstant(b, loc, t, 0),
+                                 q);
 }
 
 /// MLX's integer power: square-and-multiply over every exponent bit

@@ -243,6 +243,7 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                          .Case("ArcTan2", "arctan2")
                          .Case("Divide", "divide")
                          .Case("DivMod", "divmod")
+                         .Case("FloorDivide", "floor_divide")
                          .Case("Greater", "greater")
                          .Case("GreaterEqual", "greater_equal")
                          .Case("Less", "less")

@@ -100,20 +100,21 @@ const StringMap<Schema> &getSchemas() {
   static const StringMap<Schema> schemas = [] {
     StringMap<Schema> s;
     for (const char *name :
-         {"Abs",          "Add",        "ArcCos",        "ArcCosh",
-          "ArcSin",       "ArcSinh",    "ArcTan",        "ArcTan2",
-          "ArcTanh",      "Ceil",       "Conjugate",     "Copy",
-          "Cos",          "Cosh",       "Depends",       "Divide",
-          "DivMod",       "Erf",        "ErfInv",        "Exp",
-          "Expm1",        "Floor",      "Full",          "Greater",
-          "GreaterEqual", "Imag",       "Less",          "LessEqual",
-          "Log1p",        "LogicalNot", "LogicalAnd",    "LogicalOr",
-          "LogAddExp",    "LogSumExp",  "MaskedScatter", "Matmul",
-          "Maximum",      "Minimum",    "Multiply",      "Negative",
-          "NotEqual",     "Power",      "Real",          "Remainder",
-          "Round",        "Select",     "Sigmoid",       "Sign",
-          "Sin",          "Sinh",       "Square",        "StopGradient",
-          "Subtract",     "Tan",        "Tanh",          "QRF"})
+         {"Abs",          "Add",          "ArcCos",      "ArcCosh",
+          "ArcSin",       "ArcSinh",      "ArcTan",      "ArcTan2",
+          "ArcTanh",      "Ceil",         "Conjugate",   "Copy",
+          "Cos",          "Cosh",         "Depends",     "Divide",
+          "DivMod",       "Erf",          "ErfInv",      "Exp",
+          "Expm1",        "Floor",        "FloorDivide", "Full",
+          "Greater",      "GreaterEqual", "Imag",        "Less",
+          "LessEqual",    "Log1p",        "LogicalNot",  "LogicalAnd",
+          "LogicalOr",    "LogAddExp",    "LogSumExp",   "MaskedScatter",
+          "Matmul",       "Maximum",      "Minimum",     "Multiply",
+          "Negative",     "NotEqual",     "Power",       "Real",
+          "Remainder",    "Round",        "Select",      "Sigmoid",
+          "Sign",         "Sin",          "Sinh",        "Square",
+          "StopGradient", "Subtract",     "Tan",         "Tanh",
+          "QRF"})
       s[name] = {};
     using F = Field;
     auto v = [](F f) { return FieldSpec{f}; };

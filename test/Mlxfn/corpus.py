@@ -245,6 +245,33 @@ def ops_elementwise():
 
 
 @model
+def ops_floor_divide():
+    # MLX 0.32.4 exports `//` as its own primitive, FloorDivide: floored for
+    # signed integers (-7 // 2 == -4), floor(x / y) for floats with the
+    # quotient rounded to the dtype first (bfloat16 here). Integer division
+    # by 0 gives 0 and the remainder x; int8 -128 // -1 wraps to -128 (int32
+    # INT_MIN // -1 traps in MLX itself).
+    def fn(i, j, u, v, x, y, hx, hy, p, q):
+        return (i // j, i % j, i // 3, u // v, u % v, x // y, hx // hy,
+                7 // (mx.abs(j) + 1), p // q, p % q,
+                i.astype(mx.int8) // j.astype(mx.int8),
+                i.astype(mx.int8) % j.astype(mx.int8))
+    ints = mx.random.randint(-40, 40, (6, 8), mx.int32)
+    ints = mx.concatenate([ints[:5], mx.array([[-128, -2147483647, 0, -1, 127,
+                                                5, -5, 9]], mx.int32)])
+    divisors = mx.random.randint(-9, 9, (6, 8), mx.int32)
+    divisors = mx.concatenate([divisors[:5], mx.array(
+        [[-1, -1, 0, -1, 0, 0, -1, 1]], mx.int32)])
+    bools = mx.array([True, True, False, False])
+    return fn, [ints, divisors, mx.random.randint(0, 255, (6, 8), mx.uint8),
+                mx.array([0, 1, 2, 3, 4, 5, 6, 255], mx.uint8),
+                normal(6, 8, scale=9), normal(6, 8) + 3,
+                (normal(6, 8, scale=9)).astype(mx.bfloat16),
+                mx.random.randint(1, 5, (6, 8)).astype(mx.bfloat16),
+                bools, mx.array([False, True, False, True])], {}
+
+
+@model
 def ops_reductions():
     def fn(x):
         return (x.sum(axis=1), x.mean(axis=(0, 2)), x.max(axis=-1), x.min(),
