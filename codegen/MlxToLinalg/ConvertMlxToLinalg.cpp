@@ -78,8 +78,8 @@ bool mlx::hasLinalgLowering(Operation *op) {
              ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
-             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, RandomBitsOp,
-             RopeOp>(op);
+             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
+             RandomBitsOp, RopeOp>(op);
 }
 
 namespace {

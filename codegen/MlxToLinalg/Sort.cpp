@@ -10,6 +10,10 @@
 // one of the orders MLX's contract allows (element kth in its sorted place,
 // none greater before it, none less after).
 //
+// searchsorted counts, in one reduction, the sequence's elements before each
+// value in that order (left), or those the value is not before (right): in
+// a sorted sequence that is the index MLX's binary search finds.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/MlxToLinalg/MlxToLinalg.h"
@@ -156,12 +160,68 @@ struct SortOpLowering final : OpConversionPattern<OpTy> {
     return success();
   }
 };
+
+struct SearchSortedOpLowering final : OpConversionPattern<SearchSortedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SearchSortedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+    auto sortedType = cast<RankedTensorType>(op.getSorted().getType());
+    if (!valuesType.hasStaticShape() || !sortedType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
+    MLIRContext *ctx = rewriter.getContext();
+    Type dtype = valuesType.getElementType();
+    bool right = op.getRight();
+    // Loop dims: the values' dims, then the sequence's (a reduction).
+    int64_t rank = valuesType.getRank();
+    SmallVector<AffineExpr> valueDims;
+    for (int64_t d = 0; d < rank; ++d)
+      valueDims.push_back(getAffineDimExpr(d, ctx));
+    AffineMap valuesMap = AffineMap::get(rank + 1, 0, valueDims, ctx);
+    AffineMap sortedMap =
+        AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, ctx));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Type i32 = rewriter.getI32Type();
+    Value init =
+        linalg::FillOp::create(
+            rewriter, loc,
+            ValueRange{arith::ConstantIntOp::create(rewriter, loc, 0, 32)},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                               valuesType.getShape(), i32)})
+            .getResult(0);
+    Value counts =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{init.getType()},
+            ValueRange{adaptor.getSorted(), adaptor.getValues()},
+            ValueRange{init},
+            ArrayRef<AffineMap>{sortedMap, valuesMap, valuesMap}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value element = args[0], value = args[1];
+              Value before =
+                  right ? arith::XOrIOp::create(
+                              b, l, emitSortLess(b, l, value, element, dtype),
+                              arith::ConstantIntOp::create(b, l, 1, 1))
+                              .getResult()
+                        : emitSortLess(b, l, element, value, dtype);
+              Value one = arith::ExtUIOp::create(b, l, b.getI32Type(), before);
+              linalg::YieldOp::create(
+                  b, l, arith::AddIOp::create(b, l, args[2], one).getResult());
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, counts);
+    return success();
+  }
+};
 } // namespace
 
 void mlx::populateMlxSortToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<SortOpLowering<SortOp, false>, SortOpLowering<ArgsortOp, true>,
                SortOpLowering<PartitionOp, false>,
-               SortOpLowering<ArgpartitionOp, true>>(converter,
-                                                     patterns.getContext());
+               SortOpLowering<ArgpartitionOp, true>, SearchSortedOpLowering>(
+      converter, patterns.getContext());
 }

@@ -166,6 +166,27 @@ LogicalResult ScatterAddAxisOp::inferReturnTypes(MLIRContext *,
                                 adaptor.getAxis(), types);
 }
 
+LogicalResult SearchSortedOp::inferReturnTypes(MLIRContext *context,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &types) {
+  RankedTensorType sorted = tensorType(adaptor.getSorted());
+  RankedTensorType values = tensorType(adaptor.getValues());
+  if (sorted.getRank() != 1)
+    return emitInferError(loc, getOperationName(),
+                          "the sorted sequence must be 1-D, got rank " +
+                              Twine(sorted.getRank()));
+  if (sorted.getElementType() != values.getElementType())
+    return emitInferError(
+        loc, getOperationName(),
+        "the sequence (" + getDtypeName(sorted.getElementType()) +
+            ") and the values (" + getDtypeName(values.getElementType()) +
+            ") must have one dtype");
+  types.push_back(
+      values.clone(IntegerType::get(context, 32, IntegerType::Unsigned)));
+  return success();
+}
+
 LogicalResult mlx::inferSortResult(std::optional<Location> loc,
                                    StringRef opName, Value x, int64_t axis,
                                    std::optional<int64_t> kth,

@@ -613,6 +613,26 @@ def Mlx_ArgsortOp : Mlx_SortOpBase<"argsort", 0, 1>;
 def Mlx_PartitionOp : Mlx_SortOpBase<"partition", 1, 0>;
 def Mlx_ArgpartitionOp : Mlx_SortOpBase<"argpartition", 1, 1>;
 
+def Mlx_SearchSortedOp : Mlx_InferredOp<"searchsorted"> {
+  let summary = "insertion points into a sorted sequence (MLX: `mx.searchsorted`)";
+  let description = [{
+    For each element of `values`, the index (uint32) where inserting it into
+    the ascending 1-D `sorted` keeps it sorted: the first such index, or the
+    last with `right`. NaN sorts after every number, as in MLX's sort. Both
+    operands have one dtype (MLX's export casts them to the promoted one).
+    The result has the shape of `values`.
+
+    ```mlir
+    %i = mlx.searchsorted %seq, %v {right = true} : tensor<8xf32>, tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_Tensor:$sorted, Mlx_Tensor:$values,
+                       DefaultValuedAttr<BoolAttr, "false">:$right);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat =
+      "$sorted `,` $values attr-dict `:` type($sorted) `,` type($values)";
+}
+
 //===----------------------------------------------------------------------===//
 // Linear algebra and quantization
 //===----------------------------------------------------------------------===//

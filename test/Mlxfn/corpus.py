@@ -272,6 +272,26 @@ def ops_floor_divide():
 
 
 @model
+def ops_searchsorted():
+    # Left and right insertion points, duplicates in the sequence, NaN at its
+    # end and among the values (NaN sorts last), promotion of an int32
+    # sequence to the values' float32, and unsigned and half dtypes.
+    def fn(seq, v, ints, iv, u, bseq, bv):
+        return (mx.searchsorted(seq, v), mx.searchsorted(seq, v, side="right"),
+                mx.searchsorted(ints, iv), mx.searchsorted(ints, v, side="right"),
+                mx.searchsorted(u, mx.array(7, mx.uint8)),
+                mx.searchsorted(bseq, bv, side="right"))
+    seq = mx.array([-2.0, -0.5, 0.0, 0.0, 0.5, 1.5, 1.5, 1.5, 3.0, float("nan")])
+    v = mx.concatenate([normal(3, 5) * 2, mx.array(
+        [[0.0, 1.5, float("nan"), -3.0, 4.0]])])
+    ints = mx.sort(mx.random.randint(-20, 20, (33,), mx.int32))
+    return fn, [seq, v, ints, mx.random.randint(-25, 25, (2, 3, 7), mx.int32),
+                mx.array([0, 3, 7, 7, 200], mx.uint8),
+                mx.sort(normal(16)).astype(mx.bfloat16),
+                normal(4, 4).astype(mx.bfloat16)], {}
+
+
+@model
 def ops_reductions():
     def fn(x):
         return (x.sum(axis=1), x.mean(axis=(0, 2)), x.max(axis=-1), x.min(),

@@ -696,6 +696,24 @@ func.func @argpartition_kth(%x: tensor<2x4xf32>) {
 
 // -----
 
+func.func @searchsorted_rank(%x: tensor<2x4xf32>, %v: tensor<3xf32>) {
+  // expected-error @+2 {{'mlx.searchsorted' op the sorted sequence must be 1-D, got rank 2}}
+  // expected-error @+1 {{'mlx.searchsorted' op failed to infer returned types}}
+  %0 = "mlx.searchsorted"(%x, %v) : (tensor<2x4xf32>, tensor<3xf32>) -> tensor<3xui32>
+  return
+}
+
+// -----
+
+func.func @searchsorted_dtypes(%x: tensor<4xi32>, %v: tensor<3xf32>) {
+  // expected-error @+2 {{'mlx.searchsorted' op the sequence (int32) and the values (float32) must have one dtype}}
+  // expected-error @+1 {{'mlx.searchsorted' op failed to infer returned types}}
+  %0 = "mlx.searchsorted"(%x, %v) : (tensor<4xi32>, tensor<3xf32>) -> tensor<3xui32>
+  return
+}
+
+// -----
+
 func.func @partition_missing_kth(%x: tensor<4xf32>) {
   // expected-error @+1 {{'mlx.partition' op requires attribute 'kth'}}
   %0 = "mlx.partition"(%x) : (tensor<4xf32>) -> tensor<4xf32>

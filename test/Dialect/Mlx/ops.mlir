@@ -829,6 +829,11 @@ func.func @sorting(%x: tensor<4xf32>, %m: tensor<3x5xi8>, %d: tensor<?x6xbf16>) 
   // CHECK-NEXT: %[[ARGPARTITION:.+]] = mlx.argpartition %[[M]] {axis = 0 : i64, kth = -1 : i64} : tensor<3x5xi8>
   // GENERIC:    "mlx.argpartition"(%{{.*}}) <{axis = 0 : i64, kth = -1 : i64}> : (tensor<3x5xi8>) -> tensor<3x5xui32>
   %argpartition = mlx.argpartition %m {axis = 0 : i64, kth = -1 : i64} : tensor<3x5xi8>
+  // CHECK-NEXT: %[[SEARCH:.+]] = mlx.searchsorted %[[X]], %[[X]] : tensor<4xf32>, tensor<4xf32>
+  // GENERIC:    "mlx.searchsorted"(%{{.*}}, %{{.*}}) <{right = false}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xui32>
+  %search = mlx.searchsorted %x, %x : tensor<4xf32>, tensor<4xf32>
+  // CHECK-NEXT: %[[SEARCH_RIGHT:.+]] = mlx.searchsorted %[[X]], %[[X]] {right = true} : tensor<4xf32>, tensor<4xf32>
+  %search_right = mlx.searchsorted %x, %x {right = true} : tensor<4xf32>, tensor<4xf32>
   // CHECK-NEXT: return
   return
 }
