@@ -44,6 +44,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxQuantizedToLinalgPatterns(converter, patterns);
   populateMlxScatterToLinalgPatterns(converter, patterns);
   populateMlxSortToLinalgPatterns(converter, patterns);
+  populateMlxHadamardToLinalgPatterns(converter, patterns);
   populateMlxRandomToLinalgPatterns(converter, patterns);
   populateMlxRopeToLinalgPatterns(converter, patterns);
 }
@@ -79,7 +80,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
              SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
-             RandomBitsOp, RopeOp>(op);
+             HadamardOp, RandomBitsOp, RopeOp>(op);
 }
 
 namespace {

@@ -34,6 +34,8 @@ void populateMlxQuantizedToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+void populateMlxHadamardToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
 void populateMlxSortToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMlxRopeToLinalgPatterns(const TypeConverter &converter,

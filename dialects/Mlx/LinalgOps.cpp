@@ -2,6 +2,8 @@
 
 #include "Mlx/MlxOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::mlx;
 
@@ -334,6 +336,40 @@ LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *ctx,
   Shape shape(w.getShape());
   shape.back() = dims->second;
   types.push_back(RankedTensorType::get(shape, dtype));
+  return success();
+}
+
+std::optional<std::pair<int64_t, int64_t>> HadamardOp::decompose(int64_t size) {
+  // MLX takes the first of 12, 20, 28 that divides the size.
+  int64_t m = 1;
+  if (!llvm::isPowerOf2_64(size))
+    for (int64_t factor : {12, 20, 28})
+      if (size % factor == 0) {
+        m = factor;
+        break;
+      }
+  int64_t n = size / m;
+  if (size <= 0 || !llvm::isPowerOf2_64(n) || n > (int64_t(1) << 26))
+    return std::nullopt;
+  return std::make_pair(m, n);
+}
+
+LogicalResult HadamardOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  RankedTensorType x = tensorType(adaptor.getX());
+  Type dtype = x.getElementType();
+  if (!dtype.isF32() && !dtype.isF16() && !dtype.isBF16())
+    return emitInferError(loc, getOperationName(),
+                          "takes float16, bfloat16 or float32, got " +
+                              getDtypeName(dtype));
+  int64_t size = x.getRank() ? x.getDimSize(x.getRank() - 1) : 1;
+  if (!ShapedType::isDynamic(size) && !decompose(size))
+    return emitInferError(loc, getOperationName(),
+                          "the last axis of " + formatShape(x.getShape()) +
+                              " is not m * 2^k with m in (1, 12, 20, 28)");
+  types.push_back(x);
   return success();
 }
 

@@ -746,6 +746,31 @@ def Mlx_GatherQmmOp : Mlx_QuantizedOpBase<"gather_qmm",
   }];
 }
 
+def Mlx_HadamardOp : Mlx_InferredOp<"hadamard_transform"> {
+  let summary = "Walsh-Hadamard transform of the last axis (MLX: `mx.hadamard_transform`)";
+  let description = [{
+    `y = (H @ x) * scale` along the last axis, whose size is `m * 2^k` with
+    `m` in (1, 12, 20, 28): H is the Kronecker product of MLX's order-`m`
+    Hadamard matrix and the order-`2^k` Sylvester one. As MLX computes it:
+    the `2^k` part in butterfly stages that round to the dtype after each,
+    then the `m` part summed in float32, scaled and rounded once (the scale
+    goes with the last butterfly stage when `m` is 1). Float dtypes (f16,
+    bf16, f32).
+
+    ```mlir
+    %y = mlx.hadamard_transform %x {scale = 0.25 : f32} : tensor<2x16xbf16>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$x, F32Attr:$scale);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let extraClassDeclaration = [{
+    /// The last axis' size as {m, 2^k}, or nothing if it is no such size.
+    static std::optional<std::pair<int64_t, int64_t>>
+    decompose(int64_t size);
+  }];
+}
+
 def Mlx_QuantizeOp : Mlx_QuantizedOpBase<"quantize"> {
   let summary = "quantize a matrix along its last axis (MLX: `mx.quantize`)";
   let description = [{

@@ -432,6 +432,9 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   if (name == "Partition" || name == "ArgPartition")
     return build(name == "Partition" ? "partition" : "argpartition", operands,
                  {attr("kth", i64(s.i(0))), attr("axis", i64(s.i(1)))});
+  if (name == "Hadamard")
+    return build("hadamard_transform", operands,
+                 {attr("scale", b.getF32FloatAttr(s.f(0)))});
   if (name == "SearchSorted")
     return build("searchsorted", operands,
                  {attr("right", b.getBoolAttr(s.b(0)))});

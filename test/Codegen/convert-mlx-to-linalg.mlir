@@ -157,3 +157,45 @@ func.func @matmul_fold_batch(%a: tensor<2x3x8xf32>, %b: tensor<1x8x16xf32>, %c: 
   %z = mlx.matmul %a, %c : tensor<2x3x8xf32>, tensor<2x8x16xf32>
   return %y, %z : tensor<2x3x16xf32>, tensor<2x3x16xf32>
 }
+
+// -----
+
+// searchsorted: one reduction over the sequence, counting in MLX's sort
+// order (NaN last); right counts the elements the value is not before.
+// CHECK-LABEL: func.func @searchsorted(
+// CHECK:       linalg.fill {{.*}} -> tensor<2x3xi32>
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%arg0, %arg1 : tensor<8xf32>, tensor<2x3xf32>)
+// CHECK:         arith.cmpf olt, %[[V:.+]], %[[S:[^ ]+]] : f32
+// CHECK:         arith.cmpf uno
+// CHECK:         arith.extui {{.*}} : i1 to i32
+// CHECK:         arith.addi
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @searchsorted(%s: tensor<8xf32>, %v: tensor<2x3xf32>) -> tensor<2x3xui32> {
+  %0 = mlx.searchsorted %s, %v {right = true} : tensor<8xf32>, tensor<2x3xf32>
+  return %0 : tensor<2x3xui32>
+}
+
+// -----
+
+// hadamard_transform of 48 = 12 * 4: two butterfly stages (partners 1 and
+// 2 apart, each rounded to bf16), then the order-12 part over a sign table,
+// scaled and rounded once.
+// CHECK-LABEL: func.func @hadamard(
+// CHECK:       %[[S1:.+]] = linalg.generic
+// CHECK:         arith.constant 1 : index
+// CHECK:         tensor.extract %arg0
+// CHECK:         arith.truncf {{.*}} : f32 to bf16
+// CHECK:       %[[S2:.+]] = linalg.generic
+// CHECK:         arith.constant 2 : index
+// CHECK:         tensor.extract %[[S1]]
+// CHECK:         arith.truncf {{.*}} : f32 to bf16
+// CHECK:       %[[SIGNS:.+]] = arith.constant dense<{{.*}}> : tensor<12x12xf32>
+// CHECK:       linalg.generic
+// CHECK-COUNT-12: tensor.extract %[[S2]]
+// CHECK:         arith.constant 2.500000e-01 : f32
+// CHECK:         arith.truncf {{.*}} : f32 to bf16
+func.func @hadamard(%x: tensor<2x48xbf16>) -> tensor<2x48xbf16> {
+  %0 = mlx.hadamard_transform %x {scale = 0.25 : f32} : tensor<2x48xbf16>
+  return %0 : tensor<2x48xbf16>
+}

@@ -292,6 +292,20 @@ def ops_searchsorted():
 
 
 @model
+def ops_hadamard():
+    # Sizes 2^k and m * 2^k (m = 12, 20, 28), the default and given scales,
+    # float32, bfloat16 and float16 (MLX rounds after each butterfly stage).
+    def fn(a, b, c, d, e):
+        return (mx.hadamard_transform(a), mx.hadamard_transform(b),
+                mx.hadamard_transform(c, scale=0.5),
+                mx.hadamard_transform(d, scale=1.0),
+                mx.hadamard_transform(e), mx.hadamard_transform(a.T))
+    return fn, [normal(4, 64), normal(2, 3, 48, dtype=mx.bfloat16),
+                normal(5, 20, dtype=mx.float16), normal(2, 112),
+                normal(3, 256, dtype=mx.bfloat16)], {}
+
+
+@model
 def ops_reductions():
     def fn(x):
         return (x.sum(axis=1), x.mean(axis=(0, 2)), x.max(axis=-1), x.min(),

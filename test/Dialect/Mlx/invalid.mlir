@@ -714,6 +714,24 @@ func.func @searchsorted_dtypes(%x: tensor<4xi32>, %v: tensor<3xf32>) {
 
 // -----
 
+func.func @hadamard_size(%x: tensor<2x36xf32>) {
+  // expected-error @+2 {{'mlx.hadamard_transform' op the last axis of [2, 36] is not m * 2^k with m in (1, 12, 20, 28)}}
+  // expected-error @+1 {{'mlx.hadamard_transform' op failed to infer returned types}}
+  %0 = "mlx.hadamard_transform"(%x) {scale = 1.0 : f32} : (tensor<2x36xf32>) -> tensor<2x36xf32>
+  return
+}
+
+// -----
+
+func.func @hadamard_dtype(%x: tensor<8xf64>) {
+  // expected-error @+2 {{'mlx.hadamard_transform' op takes float16, bfloat16 or float32, got float64}}
+  // expected-error @+1 {{'mlx.hadamard_transform' op failed to infer returned types}}
+  %0 = "mlx.hadamard_transform"(%x) {scale = 1.0 : f32} : (tensor<8xf64>) -> tensor<8xf64>
+  return
+}
+
+// -----
+
 func.func @partition_missing_kth(%x: tensor<4xf32>) {
   // expected-error @+1 {{'mlx.partition' op requires attribute 'kth'}}
   %0 = "mlx.partition"(%x) : (tensor<4xf32>) -> tensor<4xf32>

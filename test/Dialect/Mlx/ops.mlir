@@ -834,6 +834,9 @@ func.func @sorting(%x: tensor<4xf32>, %m: tensor<3x5xi8>, %d: tensor<?x6xbf16>) 
   %search = mlx.searchsorted %x, %x : tensor<4xf32>, tensor<4xf32>
   // CHECK-NEXT: %[[SEARCH_RIGHT:.+]] = mlx.searchsorted %[[X]], %[[X]] {right = true} : tensor<4xf32>, tensor<4xf32>
   %search_right = mlx.searchsorted %x, %x {right = true} : tensor<4xf32>, tensor<4xf32>
+  // CHECK-NEXT: %[[HADAMARD:.+]] = mlx.hadamard_transform %[[X]] {scale = 5.000000e-01 : f32} : tensor<4xf32>
+  // GENERIC:    "mlx.hadamard_transform"(%{{.*}}) <{scale = 5.000000e-01 : f32}> : (tensor<4xf32>) -> tensor<4xf32>
+  %hadamard = mlx.hadamard_transform %x {scale = 0.5 : f32} : tensor<4xf32>
   // CHECK-NEXT: return
   return
 }
