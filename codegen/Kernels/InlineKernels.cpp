@@ -54,10 +54,12 @@ struct MlxcInlineKernelsPass final
       // is quadratic in the uses of a value: 500 products sharing one empty
       // tensor took 80 s. Each use gets its own.
       func.walk([](tensor::EmptyOp empty) {
-        for (OpOperand &use : llvm::make_early_inc_range(
-                 llvm::drop_begin(empty->getUses()))) {
-          OpBuilder b(use.getOwner());
-          use.set(cast<tensor::EmptyOp>(b.clone(*empty)).getResult());
+        // (An unused one, left by a graph of empty arrays, keeps its none.)
+        SmallVector<OpOperand *> uses = llvm::map_to_vector(
+            empty->getUses(), [](OpOperand &use) { return &use; });
+        for (size_t i = 1; i < uses.size(); ++i) {
+          OpBuilder b(uses[i]->getOwner());
+          uses[i]->set(cast<tensor::EmptyOp>(b.clone(*empty)).getResult());
         }
       });
     });

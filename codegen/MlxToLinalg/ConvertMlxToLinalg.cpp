@@ -34,8 +34,42 @@ MlxStorageTypeConverter::MlxStorageTypeConverter() {
   addTargetMaterialization(cast);
 }
 
+namespace {
+/// An mlx op whose results hold no element computes nothing: each result is
+/// a tensor.empty. Ahead of the op's own lowering, whose slices of empty
+/// operands MLIR's verifiers refuse (offset 0 of an axis of size 0).
+struct EmptyResultLowering final : ConversionPattern {
+  EmptyResultLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {
+  }
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value>,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<MlxDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        op->getNumRegions() != 0)
+      return failure();
+    SmallVector<Value> empties;
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !type.hasStaticShape() || type.getNumElements() != 0)
+        return failure();
+      auto storage = dyn_cast_or_null<RankedTensorType>(
+          getTypeConverter()->convertType(type));
+      if (!storage)
+        return failure();
+      empties.push_back(tensor::EmptyOp::create(rewriter, op->getLoc(),
+                                                storage.getShape(),
+                                                storage.getElementType()));
+    }
+    rewriter.replaceOp(op, empties);
+    return success();
+  }
+};
+} // namespace
+
 void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
+  patterns.add<EmptyResultLowering>(converter, patterns.getContext());
   populateMlxElementwiseToLinalgPatterns(converter, patterns);
   populateMlxReductionToLinalgPatterns(converter, patterns);
   populateMlxDataMovementToLinalgPatterns(converter, patterns);

@@ -142,6 +142,10 @@ struct SliceUpdateOpLowering final : OpConversionPattern<SliceUpdateOp> {
       int64_t step = std::abs(stride);
       sliceShape.push_back(std::max<int64_t>(0, (span + step - 1) / step));
     }
+    if (llvm::is_contained(sliceShape, 0)) { // An empty window: the source.
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
     Value update = broadcastTo(rewriter, op.getLoc(), adaptor.getUpdate(),
                                updateType, sliceShape);
@@ -343,10 +347,15 @@ struct SplitOpLowering final : OpConversionPattern<SplitOp> {
       auto type = lowering::getStorageType(result.getType());
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
+      offset += type.getDimSize(axis);
+      if (type.getNumElements() == 0) {
+        pieces.push_back(tensor::EmptyOp::create(
+            rewriter, op.getLoc(), type.getShape(), type.getElementType()));
+        continue;
+      }
       pieces.push_back(tensor::ExtractSliceOp::create(
           rewriter, op.getLoc(), type, adaptor.getX(), ValueRange{},
           ValueRange{}, ValueRange{}, offsets, type.getShape(), strides));
-      offset += type.getDimSize(axis);
     }
     rewriter.replaceOp(op, pieces);
     return success();
@@ -380,10 +389,12 @@ struct ConcatenateOpLowering final : OpConversionPattern<ConcatenateOp> {
             });
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
+      offset += inType.getDimSize(axis);
+      if (inType.getNumElements() == 0) // Nothing to insert (and MLIR
+        continue;                       // refuses its offset at the end).
       result = tensor::InsertSliceOp::create(
           rewriter, loc, input, result, ValueRange{}, ValueRange{},
           ValueRange{}, offsets, inType.getShape(), strides);
-      offset += inType.getDimSize(axis);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -407,6 +418,15 @@ struct PadOpLowering final : OpConversionPattern<PadOp> {
     }
     Value padValue = tensor::ExtractOp::create(
         rewriter, loc, adaptor.getPadValue(), ValueRange{});
+    auto outType = lowering::getStorageType(op.getType());
+    if (srcType.getNumElements() == 0) { // Only padding.
+      Value init = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                           outType.getElementType());
+      rewriter.replaceOp(
+          op,
+          linalg::FillOp::create(rewriter, loc, padValue, init).getResult(0));
+      return success();
+    }
     auto pad = tensor::PadOp::create(
         rewriter, loc, lowering::getStorageType(op.getType()), adaptor.getX(),
         getAsIndexOpFoldResult(rewriter.getContext(), low),

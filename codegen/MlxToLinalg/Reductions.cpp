@@ -251,8 +251,11 @@ struct ScanOpLowering final : OpConversionPattern<OpTy> {
     int64_t n = inType.getDimSize(axis);
     Type inDtype = inType.getElementType(), outDtype = outType.getElementType();
     Type accDtype = accumulatorDtype(outDtype);
+    // Slices keep the scanned axis (size 1): a rank-reducing slice of a
+    // shape with other unit axes is ambiguous, and the canonicalizer then
+    // dropped the wrong one ([1, 5, 1] along axis 2 became [1, 1, 5]).
     SmallVector<int64_t> sliceShape(inType.getShape());
-    sliceShape.erase(sliceShape.begin() + axis);
+    sliceShape[axis] = 1;
     auto accType = RankedTensorType::get(sliceShape, accDtype);
     auto accStorage =
         RankedTensorType::get(sliceShape, toStorageType(accDtype));

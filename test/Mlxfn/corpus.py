@@ -306,6 +306,25 @@ def ops_hadamard():
 
 
 @model
+def ops_empty_and_unit_axes():
+    # Empty operands where slices land at the end of an axis (MLIR refuses
+    # an offset equal to the size), graphs with empty results, and scans
+    # along an axis of size 1 beside other unit axes.
+    def fn(a, z, u, w):
+        e = z[:, 3:]                                  # [4, 0]
+        h = e[0].astype(mx.float16)                   # [0]
+        p = mx.maximum(mx.softmax(h * h, axis=0), h) @ w  # [0] @ [0, 3]
+        return (mx.concatenate([a, z[:, :0]], axis=1),
+                mx.pad(z[:, :0], [(0, 0), (1, 2)], constant_values=1.5),
+                a[:, 3:], mx.cumsum(e, axis=0), mx.concatenate([e, e], axis=0),
+                mx.split(a, [1, 1], axis=1)[1], mx.exp(e) + 1,
+                mx.cumsum(u, axis=2), mx.cumprod(u, axis=0, reverse=True),
+                mx.cummax(u.transpose(2, 0, 1), axis=1, inclusive=False), p)
+    return fn, [normal(4, 3), normal(4, 3), normal(1, 5, 1),
+                mx.zeros((0, 3), mx.float16)], {}
+
+
+@model
 def ops_reductions():
     def fn(x):
         return (x.sum(axis=1), x.mean(axis=(0, 2)), x.max(axis=-1), x.min(),
