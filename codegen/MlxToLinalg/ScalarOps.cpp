@@ -347,10 +347,18 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, g.isZero, x, r);
 }
 
+/// `dtype` is the type the division runs in; `resultDtype` MLX's (a half
+/// precision one rounds the quotient before the floor, as MLX does).
 static Value emitFloorDivide(OpBuilder &b, Location loc, Value x, Value y,
-                             Type dtype) {
-  if (isFloatDtype(dtype))
-    return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+                             Type dtype, Type resultDtype) {
+  if (isFloatDtype(dtype)) {
+    Value q = arith::DivFOp::create(b, loc, x, y);
+    if (resultDtype != dtype && isFloatDtype(resultDtype))
+      q = arith::ExtFOp::create(
+          b, loc, q.getType(),
+          arith::TruncFOp::create(b, loc, resultDtype, q).getResult());
+    return math::FloorOp::create(b, loc, q);
+  }
   if (dtype.isInteger(1)) // x // True is x, x // False is False
     return arith::AndIOp::create(b, loc, x, y);
   Type t = x.getType();
@@ -529,8 +537,9 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
           .Case([&](DivideOp) -> Value {
             return arith::DivFOp::create(b, loc, x, y);
           })
-          .Case(
-              [&](FloorDivideOp) { return emitFloorDivide(b, loc, x, y, cd); })
+          .Case([&](FloorDivideOp) {
+            return emitFloorDivide(b, loc, x, y, cd, dtype);
+          })
           .Case([&](RemainderOp) { return emitRemainder(b, loc, x, y, cd); })
           .Case([&](PowerOp) -> Value {
             if (isFloat)

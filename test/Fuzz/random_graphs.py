@@ -520,10 +520,56 @@ def op_misc(rng, g, vals):
     return None
 
 
+def op_conv(rng, g, vals):
+    dtype = g.choice(FLOATS)
+    nd = int(rng.integers(1, 3))
+    b, cin, cout = int(g.choice([1, 2])), int(g.choice([1, 3, 4])), \
+        int(g.choice([1, 2, 5]))
+    groups = int(g.choice([gg for gg in (1, cin) if cin % gg == 0 and
+                           cout % gg == 0]))
+    k = int(g.choice([1, 2, 3]))
+    spatial = [int(g.choice([3, 5, 8])) for _ in range(nd)]
+    stride, pad, dil = int(g.choice([1, 2])), int(g.choice([0, 1])), \
+        int(g.choice([1, 2]))
+    if any(sz + 2 * pad < dil * (k - 1) + 1 for sz in spatial):
+        return None
+    x = ("input", tuple([b] + spatial + [cin]), dtype)
+    w = ("input", tuple([cout] + [k] * nd + [cin // groups]), dtype)
+    fn = mx.conv1d if nd == 1 else mx.conv2d
+    return f"conv{nd}d(stride={stride}, pad={pad}, dil={dil}, groups={groups})", (
+        lambda a, ww: fn(a, ww, stride=stride, padding=pad, dilation=dil,
+                         groups=groups)), [x, w]
+
+
+def op_quantized(rng, g, vals):
+    dtype = g.choice(FLOATS)
+    gs, bits = int(g.choice([32, 64])), int(g.choice([4, 8]))
+    n, kdim = int(g.choice([3, 8, 16])), int(g.choice([64, 128]))
+    w = mx.array(rng.standard_normal((n, kdim)).astype(np.float32)).astype(dtype)
+    wq, sc, bi = mx.quantize(w, group_size=gs, bits=bits)
+    x = ("input", (int(g.choice([1, 2, 5])), kdim), dtype)
+    if rng.random() < 0.5:
+        return f"quantized_matmul(gs={gs}, bits={bits})", (
+            lambda a: mx.quantized_matmul(a, wq, sc, bi, transpose=True,
+                                          group_size=gs, bits=bits)), [x]
+    return f"dequantize(gs={gs}, bits={bits})", (
+        lambda a: a @ mx.dequantize(wq, sc, bi, group_size=gs,
+                                    bits=bits).T), [x]
+
+
+def op_identity(rng, g, vals):
+    # A graph that hands back a value it was given, or one value twice.
+    x = g.choice(vals)
+    if rng.random() < 0.5:
+        return "identity", (lambda a: a), [x]
+    return "stop_gradient", mx.stop_gradient, [x]
+
+
 OPS = [(op_unary, 4), (op_binary, 5), (op_where, 1), (op_astype, 1),
        (op_reduce, 2), (op_scan, 1), (op_softmax, 1), (op_layout, 4),
        (op_index, 1), (op_sort, 1), (op_matmul, 1), (op_fast, 1),
-       (op_attention, 1), (op_misc, 2)]
+       (op_attention, 1), (op_misc, 2), (op_conv, 1), (op_quantized, 1),
+       (op_identity, 1)]
 
 
 def build(seed, max_ops):

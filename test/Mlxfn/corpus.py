@@ -248,11 +248,14 @@ def ops_elementwise():
 def ops_floor_divide():
     # MLX 0.32.4 exports `//` as its own primitive, FloorDivide: floored for
     # signed integers (-7 // 2 == -4), floor(x / y) for floats with the
-    # quotient rounded to the dtype first (bfloat16 here). Integer division
-    # by 0 gives 0 and the remainder x; int8 -128 // -1 wraps to -128 (int32
-    # INT_MIN // -1 traps in MLX itself).
-    def fn(i, j, u, v, x, y, hx, hy, p, q):
-        return (i // j, i % j, i // 3, u // v, u % v, x // y, hx // hy,
+    # quotient rounded to the dtype first (bfloat16 and float16 here: 4096
+    # pairs each, some of whose quotients round up to an integer). Integer
+    # division by 0 gives 0 and the remainder x; int8 -128 // -1 wraps to
+    # -128 (int32 INT_MIN // -1 traps in MLX itself).
+    def fn(i, j, u, v, x, y, hx, hy, p, q, fx, fy):
+        # The half-precision quotients as int32, compared exactly.
+        return (i // j, i % j, i // 3, u // v, u % v, x // y,
+                (hx // hy).astype(mx.int32), (fx // fy).astype(mx.int32),
                 7 // (mx.abs(j) + 1), p // q, p % q,
                 i.astype(mx.int8) // j.astype(mx.int8),
                 i.astype(mx.int8) % j.astype(mx.int8))
@@ -266,9 +269,11 @@ def ops_floor_divide():
     return fn, [ints, divisors, mx.random.randint(0, 255, (6, 8), mx.uint8),
                 mx.array([0, 1, 2, 3, 4, 5, 6, 255], mx.uint8),
                 normal(6, 8, scale=9), normal(6, 8) + 3,
-                (normal(6, 8, scale=9)).astype(mx.bfloat16),
-                mx.random.randint(1, 5, (6, 8)).astype(mx.bfloat16),
-                bools, mx.array([False, True, False, True])], {}
+                normal(64, 64).astype(mx.bfloat16),
+                normal(64, 64, scale=0.2).astype(mx.bfloat16),
+                bools, mx.array([False, True, False, True]),
+                normal(64, 64, dtype=mx.float16),
+                normal(64, 64, scale=0.2, dtype=mx.float16)], {}
 
 
 @model
