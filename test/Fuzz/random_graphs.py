@@ -642,6 +642,29 @@ def build(seed, max_ops):
     return inputs, fn, desc
 
 
+def closer_to_float32(fn, xs, n, got, rtol):
+    """Whether output n, which differs from MLX's, is what MLX gives for the
+    same graph on float32 inputs (as much as for MLX's own output): MLX's
+    half-precision kernels round partial results (its float16 quantized
+    product differs from a float32 one by up to 5 ulps) and some graphs
+    amplify that (a product of such values, a log near 0)."""
+    try:
+        up = [x.astype(mx.float32) if x.dtype in (mx.float16, mx.bfloat16)
+              else x for x in xs]
+        ref = fn(*up)[n].astype(mx.float32)
+        mx.eval(ref)
+    except Exception:
+        return False
+    if ref.size == 0 or tuple(ref.shape) != got.shape:
+        return False
+    ref = np.array(ref).astype(np.float64)
+    g = check.as_float(got).astype(np.float64)
+    scale = max(1.0, float(np.nanmax(np.abs(ref))))
+    with np.errstate(invalid="ignore"):
+        return bool(np.all((np.abs(g - ref) <= rtol * (np.abs(ref) + scale))
+                           | (np.isnan(g) & np.isnan(ref))))
+
+
 def run_seed(seed, args):
     inputs, fn, desc = build(seed, args.max_ops)
     work = os.path.join(args.workdir, f"s{seed}")
@@ -689,6 +712,9 @@ def run_seed(seed, args):
         if half and dtype in ("float32", "float64"):
             rtol = 4 * check.RTOL["bfloat16"]
         err = check.compare(f"out{n}", dtype, got, wf, rtol, dtype)
+        if err and half and dtype in ("float16", "bfloat16") and \
+                closer_to_float32(fn, xs, n, got, rtol):
+            err = None
         if err:
             return "mismatch", err, desc
     if not args.keep:
