@@ -12,11 +12,13 @@ integers and booleans, within a tolerance for floats).
   random_graphs.py ... --seeds 17 --keep      # one seed, its files kept
   random_graphs.py ... --target=cuda          # also compile the CUDA variant
                                                 (the CPU variant runs here)
+  random_graphs.py ... --target=cuda --prepare DIR   # and keep GPU suite cases
 
 A failing seed prints its graph (the ops in order) and the first mismatch.
 """
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -698,6 +700,7 @@ def run_seed(seed, args):
     # error into every later value, whatever their dtype.
     half = any(t in (mx.float16, mx.bfloat16) for _, t in inputs) or any(
         "float16" in line or "bfloat16" in line for line in desc)
+    case_outputs, exact = [], True
     for n, w in enumerate(want):
         dtype = str(w.dtype).split(".")[-1]
         if w.size == 0:  # np.array() of an empty mx array can spin forever
@@ -714,9 +717,30 @@ def run_seed(seed, args):
         err = check.compare(f"out{n}", dtype, got, wf, rtol, dtype)
         if err and half and dtype in ("float16", "bfloat16") and \
                 closer_to_float32(fn, xs, n, got, rtol):
-            err = None
+            err, exact = None, False
         if err:
             return "mismatch", err, desc
+        np.save(os.path.join(work, f"out{n}.expected.npy"), wf)
+        case_outputs.append({"name": f"out{n}", "dtype": dtype,
+                             "ref_dtype": dtype, "rtol": rtol,
+                             "out": f"out{n}.npy",
+                             "expected": f"out{n}.expected.npy"})
+    if args.prepare and exact:
+        # A case for the GPU suite (check.py --verify runs `model` there).
+        case = os.path.join(args.prepare, f"random-{seed}")
+        shutil.rmtree(case, ignore_errors=True)
+        os.makedirs(case)
+        shutil.copy(exe, os.path.join(case, "model"))
+        case_args = []
+        for n in range(len(inputs)):
+            shutil.copy(os.path.join(work, f"arg{n}.npy"), case)
+            case_args += ["--input", f"arg{n}=arg{n}.npy"]
+        for out in case_outputs:
+            shutil.copy(os.path.join(work, out["expected"]), case)
+            case_args += ["--output", out["out"]]
+        with open(os.path.join(case, "case.json"), "w") as f:
+            json.dump({"graph": f"random graph {seed}", "args": case_args,
+                       "outputs": case_outputs}, f, indent=1)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return "ok", "", desc
@@ -730,6 +754,9 @@ def main():
     ap.add_argument("--max-ops", type=int, default=6)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--prepare", metavar="DIR",
+                    help="also write each seed that passes as a GPU suite "
+                    "case DIR/random-SEED (test/gpu/run.sh runs them)")
     args, extra = ap.parse_known_args()
     args.extra = extra
     if ":" in args.seeds:

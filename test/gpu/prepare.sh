@@ -84,6 +84,12 @@ for model in $(python3 test/Mlxfn/corpus.py list); do
   MLXC_EXTRA_ARGS=--gpu-arch=sm_90 python3 test/Mlxfn/check_mlxfn.py "$model" --mlxc "$BUILD/bin/mlxc" \
     --workdir "$DEST/cases/mlxfn-$model" --prepare >/dev/null || { echo "prepare failed: $model"; fail=1; }
 done
+# Random MLX graphs (test/Fuzz/random_graphs.py, the seeds of its lit
+# test) that pass on the CPU, with MLX's outputs.
+python3 test/Fuzz/random_graphs.py --mlxc "$BUILD/bin/mlxc" --workdir "$DEST/random-work" \
+  --seeds 0:40 --quiet --target=cuda --gpu-arch=sm_90 --prepare "$DEST/random" >/dev/null ||
+  { echo "prepare failed: random graphs"; fail=1; }
+rm -rf "$DEST/random-work"
 # Greedy generation from the tiny mlx-lm models of test/LM, compiled for
 # CUDA, with mlx-lm's own tokens (expected.txt): run.sh generates on the GPU
 # with the C++ program (built here against the installed runtime) and the
@@ -109,7 +115,7 @@ echo "prepared $(ls "$DEST/cases" | wc -l) cases and $(ls "$DEST/lm/cases" | wc 
 if [ "$(du -sb "$DEST" | cut -f1)" -gt $((56 << 20)) ]; then
   rm -rf "$DEST-b" "$DEST-c" && mkdir -p "$DEST-b/cases" "$DEST-c"
   cp "$DEST/check.py" "$DEST/run.sh" "$DEST-b/" && cp "$DEST/check.py" "$DEST/run.sh" "$DEST-c/"
-  mv "$DEST/lm" "$DEST-b/" && mv "$DEST/ptx" "$DEST/cubin-only" "$DEST-c/"
+  mv "$DEST/lm" "$DEST-b/" && mv "$DEST/ptx" "$DEST/cubin-only" "$DEST/random" "$DEST-c/"
   # The largest cases too, until the first part leaves 12 MiB for the tree.
   while [ "$(du -sb "$DEST" | cut -f1)" -gt $((52 << 20)) ]; do
     mv "$(du -sb "$DEST"/cases/* | sort -rn | head -1 | cut -f2)" "$DEST-b/cases/"

@@ -5,7 +5,8 @@
 # racecheck); with --repeat 3
 # (the outputs then come from a CUDA graph replay) in both modes and with
 # graphs off (MLXRT_NO_GRAPH=1); a few PTX-only builds, and cubins with their
-# PTX broken; greedy generation from the language models of test/LM (C++ and
+# PTX broken; random MLX graphs (test/Fuzz/random_graphs.py) with --repeat 3
+# in both modes; greedy generation from the language models of test/LM (C++ and
 # Python, unified and copy mode, the C++ program under memcheck); plus the
 # runtime's unit tests. Nothing is built here.
 #   run.sh [SUITE_DIR] [LOG_DIR]
@@ -37,6 +38,8 @@ if [ "${1:-}" = --one ]; then
   verify() { python3 "$SUITE/check.py" x --workdir "$work" --verify --device=cuda 2>&1; }
   case $mode in
     unified|ptx|cubin-only) out=$(verify) ;;
+    random) out=$(MLXC_RUN_ARGS="--repeat 3" verify) ;;
+    random-copy) out=$(MLXRT_NO_UNIFIED=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
     copy) out=$(MLXRT_NO_UNIFIED=1 verify) ;;
     repeat) out=$(MLXC_RUN_ARGS="--repeat 3" verify) ;;
     copy-repeat) out=$(MLXRT_NO_UNIFIED=1 MLXC_RUN_ARGS="--repeat 3" verify) ;;
@@ -110,7 +113,8 @@ MEMCHECK="decode-cache-copy norm-prologue softmax-cluster-rows flash-attention d
 RACECHECK="decode-cache-copy norm-prologue softmax-cluster-rows flash-attention decode-attention attention-masks-sinks vector-products sibling-products softmax fast-sdpa-float16 reduce-float32 mlxfn-llama_decode_step"
 jobs=()
 for spec in repeat:cases copy-repeat:cases nograph:cases copy-nograph:cases \
-            ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed; do
+            ptx:ptx cubin-only:cubin-only ptx-needed:ptx-needed \
+            random:random random-copy:random; do
   mode=${spec%%:*}; dir=${spec#*:}
   [ -d "$SUITE/$dir" ] || continue
   for case in "$SUITE/$dir"/*/; do jobs+=("$mode ${case%/}"); done
