@@ -47,6 +47,24 @@ static Value emitSortLess(OpBuilder &b, Location loc, Value x, Value y,
       x, y);
 }
 
+/// The loops of a count: the result's dims, then one reduction dim.
+static SmallVector<utils::IteratorType> countIterators(int64_t rank) {
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return iterators;
+}
+
+/// Zero counts of `bits`-bit integers, of `shape`.
+static Value zeroCounts(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                        unsigned bits) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getIntegerType(bits));
+  return linalg::FillOp::create(
+             b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, bits)},
+             ValueRange{empty})
+      .getResult(0);
+}
+
 namespace {
 template <typename OpTy, bool isArg>
 struct SortOpLowering final : OpConversionPattern<OpTy> {
@@ -90,19 +108,10 @@ struct SortOpLowering final : OpConversionPattern<OpTy> {
     }
     AffineMap ownMap = AffineMap::get(numDims, 0, own, ctx);
     AffineMap otherMap = AffineMap::get(numDims, 0, other, ctx);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    SmallVector<utils::IteratorType> iterators = countIterators(rank);
 
     // rank[..., i, ...] over j.
-    Type i64 = rewriter.getI64Type();
-    Value rankInit =
-        linalg::FillOp::create(
-            rewriter, loc,
-            ValueRange{arith::ConstantIntOp::create(rewriter, loc, 0, 64)},
-            ValueRange{
-                tensor::EmptyOp::create(rewriter, loc, inType.getShape(), i64)})
-            .getResult(0);
+    Value rankInit = zeroCounts(rewriter, loc, inType.getShape(), 64);
     Value ranks =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{rankInit.getType()}, ValueRange{x, x},
@@ -182,17 +191,8 @@ struct SearchSortedOpLowering final : OpConversionPattern<SearchSortedOp> {
     AffineMap valuesMap = AffineMap::get(rank + 1, 0, valueDims, ctx);
     AffineMap sortedMap =
         AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, ctx));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    Type i32 = rewriter.getI32Type();
-    Value init =
-        linalg::FillOp::create(
-            rewriter, loc,
-            ValueRange{arith::ConstantIntOp::create(rewriter, loc, 0, 32)},
-            ValueRange{tensor::EmptyOp::create(rewriter, loc,
-                                               valuesType.getShape(), i32)})
-            .getResult(0);
+    SmallVector<utils::IteratorType> iterators = countIterators(rank);
+    Value init = zeroCounts(rewriter, loc, valuesType.getShape(), 32);
     Value counts =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()},
