@@ -1201,6 +1201,8 @@ std::optional<mlx::Chain> matchLoneMap(Value root, Operation *before) {
   c.op = generic;
   c.root = root;
   SmallVector<int64_t, 4> sizes = generic.getStaticLoopRanges();
+  if (sizes.empty()) // A scalar map (then reshaped): no row to read.
+    return std::nullopt;
   c.loopSizes.assign(sizes.begin(), sizes.end());
   chain.rows = mlx::dropUnitDims(ArrayRef(c.loopSizes).drop_back());
   chain.columns = c.loopSizes.back();
