@@ -72,10 +72,11 @@ struct HadamardOpLowering final : OpConversionPattern<HadamardOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    if (!type.hasStaticShape() || type.getRank() == 0)
-      return rewriter.notifyMatchFailure(op, "needs a static last axis");
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    // A 0-d array is a last axis of 1: only the scale.
     int64_t rank = type.getRank(), last = rank - 1;
-    auto sizes = HadamardOp::decompose(type.getDimSize(last));
+    auto sizes = HadamardOp::decompose(rank ? type.getDimSize(last) : 1);
     if (!sizes)
       return rewriter.notifyMatchFailure(op, "not m * 2^k");
     auto [m, n] = *sizes;

@@ -199,3 +199,18 @@ func.func @hadamard(%x: tensor<2x48xbf16>) -> tensor<2x48xbf16> {
   %0 = mlx.hadamard_transform %x {scale = 0.25 : f32} : tensor<2x48xbf16>
   return %0 : tensor<2x48xbf16>
 }
+
+// -----
+
+// A 0-d array is a last axis of 1: no butterfly stage, only the scale.
+// CHECK-LABEL: func.func @hadamard_scalar(
+// CHECK:       linalg.generic
+// CHECK-NOT:     tensor.extract
+// CHECK:         arith.constant 5.000000e-01 : f32
+// CHECK:         arith.mulf
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @hadamard_scalar(%x: tensor<f32>) -> tensor<f32> {
+  %0 = mlx.hadamard_transform %x {scale = 0.5 : f32} : tensor<f32>
+  return %0 : tensor<f32>
+}
