@@ -216,6 +216,54 @@ struct DecomposeDivmod final : OpRewritePattern<DivmodOp> {
   }
 };
 
+/// block_masked_mm as MLX's CPU kernel computes it: the operands' masked
+/// blocks zeroed (boolean masks) or scaled (float masks), the product, then
+/// the output's mask applied the same way.
+struct DecomposeBlockMaskedMm final : OpRewritePattern<BlockMaskedMmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BlockMaskedMmOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    int64_t blockSize = op.getBlockSize();
+    // One value per element: [..., r, c] -> [..., r, bs, c, bs] -> [..., R, C].
+    auto applyMask = [&](Value x, Value mask) {
+      if (!mask)
+        return x;
+      ArrayRef<int64_t> maskShape = g.shape(mask);
+      ArrayRef<int64_t> xShape = g.shape(x);
+      size_t rank = maskShape.size();
+      int64_t rows = maskShape[rank - 2], cols = maskShape[rank - 1];
+      SmallVector<int64_t> split(maskShape.drop_back(2));
+      split.append({rows, 1, cols, 1});
+      Value m = g.reshape(mask, split);
+      split[rank - 1] = blockSize;
+      split[rank + 1] = blockSize;
+      m = g.op<BroadcastToOp>(
+          m, {g.attr("shape", rewriter.getDenseI64ArrayAttr(split))});
+      SmallVector<int64_t> full(maskShape.drop_back(2));
+      full.append({rows * blockSize, cols * blockSize});
+      m = g.reshape(m, full);
+      SmallVector<int64_t> start(rank, 0), stop(full), strides(rank, 1);
+      stop[rank - 2] = xShape[xShape.size() - 2];
+      stop[rank - 1] = xShape.back();
+      if (ArrayRef<int64_t>(stop) != ArrayRef<int64_t>(full))
+        m = g.op<SliceOp>(
+            m, {g.attr("start", rewriter.getDenseI64ArrayAttr(start)),
+                g.attr("stop", rewriter.getDenseI64ArrayAttr(stop)),
+                g.attr("strides", rewriter.getDenseI64ArrayAttr(strides))});
+      Type dtype = g.dtype(x);
+      if (g.dtype(m).isInteger(1))
+        return g.op<SelectOp>({m, x, g.scalar(dtype, 0.0)});
+      return g.mul(x, g.astype(m, dtype));
+    };
+    Value a = applyMask(op.getA(), op.getMaskLhs());
+    Value b = applyMask(op.getB(), op.getMaskRhs());
+    Value product = g.op<MatmulOp>({a, b});
+    rewriter.replaceOp(op, applyMask(product, op.getMaskOut()));
+    return success();
+  }
+};
+
 /// matmul of 1-D operands: promote to matrices, multiply, drop the axis.
 struct DecomposeVectorMatmul final : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -406,7 +454,8 @@ void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns,
                                        bool keepAttention) {
   patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
                DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
-               DecomposeVectorMatmul, FoldBroadcastBatchIntoRows,
-               TransposeOfUnitAxesToReshape>(patterns.getContext());
+               DecomposeBlockMaskedMm, DecomposeVectorMatmul,
+               FoldBroadcastBatchIntoRows, TransposeOfUnitAxesToReshape>(
+      patterns.getContext());
   patterns.add<DecomposeAttention>(patterns.getContext(), keepAttention);
 }

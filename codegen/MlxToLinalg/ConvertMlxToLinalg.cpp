@@ -154,7 +154,8 @@ struct ConvertMlxToLinalgPass final
       if (attention && canFormAttentionKernel(attention))
         return;
       if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
-              ScaledDotProductAttentionOp, AddmmOp, DivmodOp>(op)) {
+              ScaledDotProductAttentionOp, AddmmOp, DivmodOp, BlockMaskedMmOp>(
+              op)) {
         op->emitOpError() << "is a composite op; run mlx-decompose before "
                              "convert-mlx-to-linalg";
         unsupported = true;

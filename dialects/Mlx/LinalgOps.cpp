@@ -88,6 +88,79 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// Checks one mask of block_masked_mm: boolean or float, its last two axes
+/// `rows` x `cols` blocks, its batch broadcasting to `batch`.
+static LogicalResult verifyBlockMask(std::optional<Location> loc,
+                                     StringRef opName, StringRef what,
+                                     Value mask, ArrayRef<int64_t> batch,
+                                     int64_t rows, int64_t cols) {
+  RankedTensorType type = tensorType(mask);
+  DtypeCategory category = getDtypeCategory(type.getElementType());
+  if (category != DtypeCategory::Bool && category != DtypeCategory::Float)
+    return emitInferError(loc, opName,
+                          what + " must be boolean or float, got " +
+                              getDtypeName(type.getElementType()));
+  Shape want(batch);
+  want.append({rows, cols});
+  ArrayRef<int64_t> shape = type.getShape();
+  FailureOr<Shape> joint = broadcastShapes({shape, want});
+  if (type.getRank() < 2 || failed(joint) ||
+      ArrayRef<int64_t>(*joint) != ArrayRef<int64_t>(want) ||
+      sizesConflict(shape[shape.size() - 2], rows) ||
+      sizesConflict(shape.back(), cols))
+    return emitInferError(loc, opName,
+                          what + " of shape " + formatShape(shape) +
+                              " does not give one value per block of " +
+                              formatShape(want));
+  return success();
+}
+
+LogicalResult BlockMaskedMmOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType a = tensorType(adaptor.getA()),
+                   b = tensorType(adaptor.getB());
+  if (a.getRank() < 2 || b.getRank() < 2)
+    return emitInferError(loc, name, "operands must be at least 2-D");
+  if (a.getElementType() != b.getElementType())
+    return emitInferError(loc, name,
+                          "operands must have one dtype, got " +
+                              getDtypeName(a.getElementType()) + " and " +
+                              getDtypeName(b.getElementType()));
+  int64_t blockSize = adaptor.getBlockSize();
+  if (blockSize != 32 && blockSize != 64)
+    return emitInferError(
+        loc, name, "block_size must be 32 or 64, got " + Twine(blockSize));
+  if (static_cast<bool>(adaptor.getMaskLhs()) !=
+      static_cast<bool>(adaptor.getMaskRhs()))
+    return emitInferError(loc, name,
+                          "mask_lhs and mask_rhs must come together");
+  FailureOr<RankedTensorType> product = inferMatmulType(loc, name, a, b);
+  if (failed(product))
+    return failure();
+  ArrayRef<int64_t> shape = product->getShape();
+  ArrayRef<int64_t> batch = shape.drop_back(2);
+  auto blocks = [&](int64_t size) {
+    return ShapedType::isDynamic(size) ? size
+                                       : llvm::divideCeil(size, blockSize);
+  };
+  int64_t m = blocks(shape[shape.size() - 2]), n = blocks(shape.back()),
+          k = blocks(a.getShape().back());
+  if (Value mask = adaptor.getMaskOut())
+    if (failed(verifyBlockMask(loc, name, "mask_out", mask, batch, m, n)))
+      return failure();
+  if (Value mask = adaptor.getMaskLhs())
+    if (failed(verifyBlockMask(loc, name, "mask_lhs", mask, batch, m, k)))
+      return failure();
+  if (Value mask = adaptor.getMaskRhs())
+    if (failed(verifyBlockMask(loc, name, "mask_rhs", mask, batch, k, n)))
+      return failure();
+  types.push_back(*product);
+  return success();
+}
+
 /// The batch shape of gather_mm/gather_qmm: the index arrays (or the
 /// operand's own batch when an index is absent) broadcast together.
 static FailureOr<Shape> inferGatherBatch(std::optional<Location> loc,

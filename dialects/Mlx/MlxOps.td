@@ -666,6 +666,36 @@ def Mlx_AddmmOp : Mlx_InferredOp<"addmm"> {
   let assemblyFormat = "$c `,` $a `,` $b attr-dict `:` type($c) `,` type($a) `,` type($b)";
 }
 
+def Mlx_BlockMaskedMmOp
+    : Mlx_InferredOp<"block_masked_mm", [AttrSizedOperandSegments]> {
+  let summary = "matmul with masked blocks (MLX: `mx.block_masked_mm`)";
+  let description = [{
+    `mask_out * ((a * mask_lhs) @ (b * mask_rhs))` where each mask holds one
+    value per `block_size` x `block_size` block of its matrix (the last
+    block of an axis may be partial): `[..., ceil(M / bs), ceil(N / bs)]` for
+    the output, `[..., ceil(M / bs), ceil(K / bs)]` for `a`,
+    `[..., ceil(K / bs), ceil(N / bs)]` for `b`; their batch axes broadcast
+    to the product's. A boolean mask zeroes the blocks it is false for; a
+    float mask scales them. `mask_lhs` and `mask_rhs` come together. As
+    MLX's primitive: `a` and `b` are at least 2-D, of one float dtype.
+
+    ```mlir
+    %y = mlx.block_masked_mm %a, %b mask_out(%m : tensor<2x2xi1>) {block_size = 32 : i64} : tensor<64x64xf32>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a, Mlx_FloatTensor:$b,
+                       Optional<Mlx_Tensor>:$mask_out,
+                       Optional<Mlx_Tensor>:$mask_lhs,
+                       Optional<Mlx_Tensor>:$mask_rhs, I64Attr:$block_size);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b (`mask_out` `(` $mask_out^ `:` type($mask_out) `)`)?
+    (`mask_lhs` `(` $mask_lhs^ `:` type($mask_lhs) `)`)?
+    (`mask_rhs` `(` $mask_rhs^ `:` type($mask_rhs) `)`)?
+    attr-dict `:` type($a) `,` type($b)
+  }];
+}
+
 def Mlx_GatherMmOp : Mlx_InferredOp<"gather_mm", [AttrSizedOperandSegments]> {
   let summary = "matmul of gathered matrices (MLX: `mx.gather_mm`)";
   let description = [{

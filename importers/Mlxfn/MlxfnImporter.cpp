@@ -481,6 +481,16 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                  {segments({1, 1, 1, 1}),
                   attr("sorted_indices", b.getBoolAttr(s.b(1)))});
   }
+  if (name == "BlockMaskedMM") {
+    // a, b, then the output's mask and/or the operands' two.
+    if (failed(expectInputs(3, 5)))
+      return unsupported("needs 3 to 5 inputs");
+    bool hasOut = operands.size() != 4;
+    int32_t operandMasks = operands.size() == 3 ? 0 : 1;
+    return build("block_masked_mm", operands,
+                 {segments({1, 1, hasOut ? 1 : 0, operandMasks, operandMasks}),
+                  attr("block_size", i64(s.i(0)))});
+  }
   if (name == "QuantizedMatmul") {
     if (failed(checkMode(2)) || failed(expectInputs(3, 4)))
       return unsupported("has an unknown mode or input count");

@@ -311,6 +311,25 @@ def ops_hadamard():
 
 
 @model
+def ops_block_masked_mm():
+    # Boolean masks (zero a block, even one holding inf) and float masks
+    # (scale it), block sizes 32 and 64 with partial last blocks, the
+    # output's mask alone, the operands' alone and all three, batch axes
+    # that broadcast, and 1-D operands.
+    def fn(a, b, c, d, mo, ml, mr, bo, bl, br, v):
+        return (mx.block_masked_mm(a, b, 32, bo[0, :2, :3]),
+                mx.block_masked_mm(a / 0.0, b, 32, None, bl[0, :2, :2],
+                                   br[0]),
+                mx.block_masked_mm(c, d, 64, mo, ml, mr),
+                mx.block_masked_mm(c[:, :, :64], d[:64], 32, bo, bl, br),
+                mx.block_masked_mm(v, b, 32, bo[0, 0, :3]))
+    return fn, [normal(50, 40), normal(40, 70), normal(3, 70, 130),
+                normal(130, 65), normal(2, 2), normal(3, 2, 3), normal(3, 2),
+                normal(3, 3, 3) > 0, normal(3, 3, 2) > 0,
+                normal(3, 2, 3) > 0, normal(40)], {}
+
+
+@model
 def ops_empty_and_unit_axes():
     # Empty operands where slices land at the end of an axis (MLIR refuses
     # an offset equal to the size), graphs with empty results, and scans

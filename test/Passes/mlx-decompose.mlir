@@ -169,3 +169,41 @@ func.func @grouped_product(%q: tensor<2x4x3x8xf32>, %k: tensor<2x1x8x5xf32>) -> 
   %p = mlx.matmul %q, %kb : tensor<2x4x3x8xf32>, tensor<2x4x8x5xf32>
   return %p : tensor<2x4x3x5xf32>
 }
+
+// -----
+
+// block_masked_mm: each mask spread over its blocks (the last ones partial:
+// sliced), a float mask scaling the operand and a boolean one zeroing the
+// product.
+// CHECK-LABEL: func.func @block_masked_mm
+// CHECK-SAME:    (%[[A:.+]]: tensor<50x40xf32>, %[[B:.+]]: tensor<40x70xf32>, %[[MO:.+]]: tensor<2x3xi1>, %[[ML:.+]]: tensor<2x2xf32>, %[[MR:.+]]: tensor<2x3xf32>)
+// CHECK:         %[[ZERO:.+]] = mlx.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:         %[[L1:.+]] = mlx.reshape %[[ML]] {shape = array<i64: 2, 1, 2, 1>}
+// CHECK:         %[[L2:.+]] = mlx.broadcast_to %[[L1]] {shape = array<i64: 2, 32, 2, 32>}
+// CHECK:         %[[L3:.+]] = mlx.reshape %[[L2]] {shape = array<i64: 64, 64>}
+// CHECK:         %[[L4:.+]] = mlx.slice %[[L3]] {start = array<i64: 0, 0>, stop = array<i64: 50, 40>, strides = array<i64: 1, 1>}
+// CHECK:         %[[AM:.+]] = mlx.multiply %[[A]], %[[L4]]
+// CHECK:         %[[BM:.+]] = mlx.multiply %[[B]], %{{.+}} : tensor<40x70xf32>, tensor<40x70xf32>
+// CHECK:         %[[P:.+]] = mlx.matmul %[[AM]], %[[BM]]
+// CHECK:         %[[O1:.+]] = mlx.reshape %[[MO]] {shape = array<i64: 2, 1, 3, 1>}
+// CHECK:         %[[O4:.+]] = mlx.slice %{{.+}} {start = array<i64: 0, 0>, stop = array<i64: 50, 70>
+// CHECK:         %[[Y:.+]] = mlx.select %[[O4]], %[[P]], %[[ZERO]]
+// CHECK:         return %[[Y]]
+func.func @block_masked_mm(%a: tensor<50x40xf32>, %b: tensor<40x70xf32>, %mo: tensor<2x3xi1>, %ml: tensor<2x2xf32>, %mr: tensor<2x3xf32>) -> tensor<50x70xf32> {
+  %y = mlx.block_masked_mm %a, %b mask_out(%mo : tensor<2x3xi1>) mask_lhs(%ml : tensor<2x2xf32>) mask_rhs(%mr : tensor<2x3xf32>) {block_size = 32 : i64} : tensor<50x40xf32>, tensor<40x70xf32>
+  return %y : tensor<50x70xf32>
+}
+
+// -----
+
+// Whole blocks need no slice; a mask with a broadcast batch.
+// CHECK-LABEL: func.func @block_masked_mm_whole_blocks
+// CHECK-NOT:     mlx.slice
+// CHECK:         mlx.matmul
+// CHECK:         mlx.broadcast_to %{{.+}} {shape = array<i64: 1, 2, 64, 1, 64>}
+// CHECK-NOT:     mlx.slice
+// CHECK:         mlx.select %{{.+}} : tensor<1x128x64xi1>, tensor<3x128x64xf32>, tensor<f32>
+func.func @block_masked_mm_whole_blocks(%a: tensor<3x128x64xf32>, %b: tensor<3x64x64xf32>, %mo: tensor<1x2x1xi1>) -> tensor<3x128x64xf32> {
+  %y = mlx.block_masked_mm %a, %b mask_out(%mo : tensor<1x2x1xi1>) {block_size = 64 : i64} : tensor<3x128x64xf32>, tensor<3x64x64xf32>
+  return %y : tensor<3x128x64xf32>
+}

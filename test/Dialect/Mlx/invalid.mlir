@@ -1736,3 +1736,43 @@ func.func @random_shape(%k: tensor<2xui32>) {
   %0 = mlx.random_bits %k {shape = array<i64: 3, -4>, width = 4 : i64} : tensor<2xui32>
   return
 }
+
+// -----
+
+func.func @block_masked_mm_block_size(%a: tensor<64x64xf32>, %m: tensor<4x4xi1>) {
+  // expected-error @+1 {{'mlx.block_masked_mm' op block_size must be 32 or 64, got 16}}
+  %0 = mlx.block_masked_mm %a, %a mask_out(%m : tensor<4x4xi1>) {block_size = 16 : i64} : tensor<64x64xf32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @block_masked_mm_mask_shape(%a: tensor<50x40xf32>, %b: tensor<40x70xf32>, %m: tensor<2x2xi1>) {
+  // expected-error @+1 {{'mlx.block_masked_mm' op mask_out of shape [2, 2] does not give one value per block of [2, 3]}}
+  %0 = mlx.block_masked_mm %a, %b mask_out(%m : tensor<2x2xi1>) {block_size = 32 : i64} : tensor<50x40xf32>, tensor<40x70xf32>
+  return
+}
+
+// -----
+
+func.func @block_masked_mm_mask_dtype(%a: tensor<64x64xf32>, %m: tensor<2x2xi32>) {
+  // expected-error @+1 {{'mlx.block_masked_mm' op mask_lhs must be boolean or float, got int32}}
+  %0 = mlx.block_masked_mm %a, %a mask_lhs(%m : tensor<2x2xi32>) mask_rhs(%m : tensor<2x2xi32>) {block_size = 32 : i64} : tensor<64x64xf32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @block_masked_mm_one_operand_mask(%a: tensor<64x64xf32>, %m: tensor<2x2xi1>) {
+  // expected-error @+1 {{'mlx.block_masked_mm' op mask_lhs and mask_rhs must come together}}
+  %0 = mlx.block_masked_mm %a, %a mask_lhs(%m : tensor<2x2xi1>) {block_size = 32 : i64} : tensor<64x64xf32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @block_masked_mm_dtypes(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>, %m: tensor<2x2xi1>) {
+  // expected-error @+1 {{'mlx.block_masked_mm' op operands must have one dtype, got float32 and bfloat16}}
+  %0 = mlx.block_masked_mm %a, %b mask_out(%m : tensor<2x2xi1>) {block_size = 32 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>
+  return
+}

@@ -898,6 +898,28 @@ func.func @addmm(%c: tensor<16xf16>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>, 
   return
 }
 
+// block_masked_mm with the output's mask, the operands' masks, or all three.
+// CHECK-LABEL: func.func @block_masked_mm(
+// CHECK-SAME:      %[[A:[^:]+]]: tensor<2x50x40xf32>,
+// CHECK-SAME:      %[[B:[^:]+]]: tensor<40x70xf32>,
+// CHECK-SAME:      %[[MO:[^:]+]]: tensor<2x3xi1>,
+// CHECK-SAME:      %[[ML:[^:]+]]: tensor<2x2x2xf32>,
+// CHECK-SAME:      %[[MR:[^:]+]]: tensor<2x3xf32>)
+// GENERIC-LABEL: sym_name = "block_masked_mm"
+func.func @block_masked_mm(%a: tensor<2x50x40xf32>, %b: tensor<40x70xf32>, %mo: tensor<2x3xi1>, %ml: tensor<2x2x2xf32>, %mr: tensor<2x3xf32>) {
+  // CHECK-NEXT: %[[BMM_OUT:.+]] = mlx.block_masked_mm %[[A]], %[[B]] mask_out(%[[MO]] : tensor<2x3xi1>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // GENERIC:    "mlx.block_masked_mm"(%{{.*}}, %{{.*}}, %{{.*}}) <{block_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<2x50x40xf32>, tensor<40x70xf32>, tensor<2x3xi1>) -> tensor<2x50x70xf32>
+  %out = mlx.block_masked_mm %a, %b mask_out(%mo : tensor<2x3xi1>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // CHECK-NEXT: %[[BMM_OPS:.+]] = mlx.block_masked_mm %[[A]], %[[B]] mask_lhs(%[[ML]] : tensor<2x2x2xf32>) mask_rhs(%[[MR]] : tensor<2x3xf32>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // GENERIC:    "mlx.block_masked_mm"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{block_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>}> : (tensor<2x50x40xf32>, tensor<40x70xf32>, tensor<2x2x2xf32>, tensor<2x3xf32>) -> tensor<2x50x70xf32>
+  %ops = mlx.block_masked_mm %a, %b mask_lhs(%ml : tensor<2x2x2xf32>) mask_rhs(%mr : tensor<2x3xf32>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // CHECK-NEXT: %[[BMM_ALL:.+]] = mlx.block_masked_mm %[[A]], %[[B]] mask_out(%[[MO]] : tensor<2x3xi1>) mask_lhs(%[[ML]] : tensor<2x2x2xf32>) mask_rhs(%[[MR]] : tensor<2x3xf32>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // GENERIC:    "mlx.block_masked_mm"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{block_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}> : (tensor<2x50x40xf32>, tensor<40x70xf32>, tensor<2x3xi1>, tensor<2x2x2xf32>, tensor<2x3xf32>) -> tensor<2x50x70xf32>
+  %all = mlx.block_masked_mm %a, %b mask_out(%mo : tensor<2x3xi1>) mask_lhs(%ml : tensor<2x2x2xf32>) mask_rhs(%mr : tensor<2x3xf32>) {block_size = 32 : i64} : tensor<2x50x40xf32>, tensor<40x70xf32>
+  // CHECK-NEXT: return
+  return
+}
+
 // gather_mm with neither, either or both index arrays.
 // CHECK-LABEL: func.func @gather_mm(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<4x1x8xf32>,
