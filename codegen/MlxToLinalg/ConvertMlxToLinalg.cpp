@@ -79,6 +79,7 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxScatterToLinalgPatterns(converter, patterns);
   populateMlxSortToLinalgPatterns(converter, patterns);
   populateMlxHadamardToLinalgPatterns(converter, patterns);
+  populateMlxLinearAlgebraToLinalgPatterns(converter, patterns);
   populateMlxRandomToLinalgPatterns(converter, patterns);
   populateMlxRopeToLinalgPatterns(converter, patterns);
 }
@@ -114,7 +115,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
              SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
-             HadamardOp, RandomBitsOp, RopeOp>(op);
+             HadamardOp, InverseOp, CholeskyOp, RandomBitsOp, RopeOp>(op);
 }
 
 namespace {
@@ -174,7 +175,7 @@ struct ConvertMlxToLinalgPass final
         op->emitOpError() << "has no lowering in mlxc's code generator (it "
                              "lowers elementwise, creation, layout, gather, "
                              "scatter, sort, random, reduction, scan, matmul, "
-                             "convolution, "
+                             "convolution, inverse, cholesky, "
                              "affine quantization and the decomposed "
                              "composite ops)";
         unsupported = true;

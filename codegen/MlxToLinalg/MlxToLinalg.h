@@ -36,6 +36,8 @@ void populateMlxScatterToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 void populateMlxHadamardToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
+void populateMlxLinearAlgebraToLinalgPatterns(const TypeConverter &converter,
+                                              RewritePatternSet &patterns);
 void populateMlxSortToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMlxRopeToLinalgPatterns(const TypeConverter &converter,

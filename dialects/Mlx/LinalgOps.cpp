@@ -88,6 +88,40 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The type of inverse/cholesky: `a` itself, if it holds square float32 or
+/// float64 matrices (MLX's CPU kernels take no other dtype).
+static LogicalResult inferSquareMatrices(std::optional<Location> loc,
+                                         StringRef opName, RankedTensorType a,
+                                         SmallVectorImpl<Type> &types) {
+  if (a.getRank() < 2 ||
+      sizesConflict(a.getDimSize(a.getRank() - 2), a.getShape().back()))
+    return emitInferError(loc, opName,
+                          "needs square matrices in the last two axes, got " +
+                              formatShape(a.getShape()));
+  if (!a.getElementType().isF32() && !a.getElementType().isF64())
+    return emitInferError(loc, opName,
+                          "supports float32 and float64 only (as MLX), got " +
+                              getDtypeName(a.getElementType()));
+  types.push_back(a);
+  return success();
+}
+
+LogicalResult InverseOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferSquareMatrices(loc, getOperationName(),
+                             tensorType(adaptor.getA()), types);
+}
+
+LogicalResult CholeskyOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  return inferSquareMatrices(loc, getOperationName(),
+                             tensorType(adaptor.getA()), types);
+}
+
 /// Checks one mask of block_masked_mm: boolean or float, its last two axes
 /// `rows` x `cols` blocks, its batch broadcasting to `batch`.
 static LogicalResult verifyBlockMask(std::optional<Location> loc,

@@ -666,6 +666,46 @@ def Mlx_AddmmOp : Mlx_InferredOp<"addmm"> {
   let assemblyFormat = "$c `,` $a `,` $b attr-dict `:` type($c) `,` type($a) `,` type($b)";
 }
 
+def Mlx_InverseOp : Mlx_InferredOp<"inverse"> {
+  let summary = "inverse of square matrices (MLX: `mx.linalg.inv`, `tri_inv`)";
+  let description = [{
+    The inverse of each `[N, N]` matrix of the last two axes. With `tri`,
+    the matrix is triangular (upper with `upper`, else lower): only that
+    triangle is read and the other of the result is zero, as MLX's
+    `tri_inv` (and `solve_triangular`, its product). float32 and float64,
+    as MLX's CPU kernel. A singular matrix gives inf or NaN (MLX raises).
+
+    ```mlir
+    %y = mlx.inverse %a {tri = true, upper = true} : tensor<2x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a,
+                       DefaultValuedAttr<BoolAttr, "false">:$tri,
+                       DefaultValuedAttr<BoolAttr, "false">:$upper);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = "$a attr-dict `:` type($a)";
+}
+
+def Mlx_CholeskyOp : Mlx_InferredOp<"cholesky"> {
+  let summary = "Cholesky factor of symmetric positive definite matrices "
+                "(MLX: `mx.linalg.cholesky`)";
+  let description = [{
+    For each `[N, N]` matrix `A` of the last two axes, the lower triangular
+    `L` with `A = L @ L.T` (read from `A`'s lower triangle), or with `upper`
+    the upper triangular `U` with `A = U.T @ U` (read from its upper
+    triangle); the other triangle is zero. float32 and float64, as MLX's CPU
+    kernel. A matrix that is not positive definite gives NaN.
+
+    ```mlir
+    %l = mlx.cholesky %a : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a,
+                       DefaultValuedAttr<BoolAttr, "false">:$upper);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = "$a attr-dict `:` type($a)";
+}
+
 def Mlx_BlockMaskedMmOp
     : Mlx_InferredOp<"block_masked_mm", [AttrSizedOperandSegments]> {
   let summary = "matmul with masked blocks (MLX: `mx.block_masked_mm`)";

@@ -481,6 +481,12 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                  {segments({1, 1, 1, 1}),
                   attr("sorted_indices", b.getBoolAttr(s.b(1)))});
   }
+  if (name == "Inverse")
+    return build("inverse", operands,
+                 {attr("tri", b.getBoolAttr(s.b(0))),
+                  attr("upper", b.getBoolAttr(s.b(1)))});
+  if (name == "Cholesky")
+    return build("cholesky", operands, {attr("upper", b.getBoolAttr(s.b(0)))});
   if (name == "BlockMaskedMM") {
     // a, b, then the output's mask and/or the operands' two.
     if (failed(expectInputs(3, 5)))

@@ -214,3 +214,43 @@ func.func @hadamard_scalar(%x: tensor<f32>) -> tensor<f32> {
   %0 = mlx.hadamard_transform %x {scale = 0.5 : f32} : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// The inverse of an upper triangular matrix: scalar loops over the
+// matrices, columns and rows (the transpose's lower inverse: reads swap the
+// indices) on a zero-filled result whose lower triangle stays zero.
+// CHECK-LABEL: func.func @inverse_upper(
+// CHECK-SAME:    %[[A:.+]]: tensor<3x3xf32>)
+// CHECK:         %[[M:.+]] = tensor.expand_shape %{{.+}} output_shape [1, 3, 3]
+// CHECK:         %[[Z:.+]] = linalg.fill
+// CHECK:         scf.for %[[B:.+]] = %{{.+}} iter_args(%{{.+}} = %[[Z]])
+// CHECK:           scf.for %[[C:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:             %[[D:.+]] = tensor.extract %[[M]][%[[B]], %[[C]], %[[C]]]
+// CHECK:             arith.divf %{{.+}}, %[[D]] : f32
+// CHECK:             scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:               scf.for %[[K:.+]] = %[[C]] to %[[I]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// CHECK-DAG:             tensor.extract %[[M]][%[[B]], %[[K]], %[[I]]]
+// CHECK-DAG:             tensor.extract %{{.+}}[%[[B]], %[[C]], %[[K]]]
+// CHECK:               tensor.insert %{{.+}} into %{{.+}}[%[[B]], %[[C]], %[[I]]]
+// CHECK:         tensor.expand_shape %{{.+}} output_shape [3, 3]
+func.func @inverse_upper(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %0 = mlx.inverse %a {tri = true, upper = true} : tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// The general inverse carries the LU factors, the row order and the result
+// through the loop over matrices; cholesky one zero-filled result.
+// CHECK-LABEL: func.func @inverse_and_cholesky(
+// CHECK:         scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x4x4xf64>, tensor<4xindex>, tensor<2x4x4xf64>)
+// CHECK:           arith.cmpf ogt
+// CHECK:         linalg.fill
+// CHECK:         scf.for
+// CHECK:           math.sqrt %{{.+}} : f64
+func.func @inverse_and_cholesky(%a: tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, tensor<2x4x4xf64>) {
+  %0 = mlx.inverse %a : tensor<2x4x4xf64>
+  %1 = mlx.cholesky %a : tensor<2x4x4xf64>
+  return %0, %1 : tensor<2x4x4xf64>, tensor<2x4x4xf64>
+}

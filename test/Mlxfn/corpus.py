@@ -330,6 +330,29 @@ def ops_block_masked_mm():
 
 
 @model
+def ops_linalg():
+    # MLX's CPU linear algebra: inverses (general with row exchanges, of a
+    # batch, float64; triangular, reading one triangle only), Cholesky
+    # factors (lower and upper), and the ops built on them.
+    def fn(a, spd, t, b, d):
+        c = mx.cpu
+        return (mx.linalg.inv(a, stream=c), mx.linalg.inv(d, stream=c),
+                mx.linalg.cholesky(spd, stream=c),
+                mx.linalg.cholesky(spd, upper=True, stream=c),
+                mx.linalg.tri_inv(t, upper=True, stream=c),
+                mx.linalg.tri_inv(t, stream=c),
+                mx.linalg.solve_triangular(t[0], b, upper=True, stream=c),
+                mx.linalg.cholesky_inv(mx.linalg.cholesky(spd, stream=c),
+                                       stream=c))
+    x = normal(3, 6, 6)
+    eye = mx.eye(6)
+    pivot = mx.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [4.0, -3.0, 8.0]])
+    return fn, [mx.concatenate([normal(1, 6, 6), mx.pad(pivot, [(0, 3), (0, 3)])[None] + eye]) ,
+                x @ mx.swapaxes(x, -1, -2) + 6 * eye, normal(2, 6, 6) + 5 * eye,
+                normal(6, 4), normal(5, 5).astype(mx.float64)], {}
+
+
+@model
 def ops_empty_and_unit_axes():
     # Empty operands where slices land at the end of an axis (MLIR refuses
     # an offset equal to the size), graphs with empty results, and scans

@@ -1776,3 +1776,27 @@ func.func @block_masked_mm_dtypes(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>,
   %0 = mlx.block_masked_mm %a, %b mask_out(%m : tensor<2x2xi1>) {block_size = 32 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>
   return
 }
+
+// -----
+
+func.func @inverse_not_square(%a: tensor<2x4x3xf32>) {
+  // expected-error @+1 {{'mlx.inverse' op needs square matrices in the last two axes, got [2, 4, 3]}}
+  %0 = mlx.inverse %a : tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @inverse_vector(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'mlx.inverse' op needs square matrices in the last two axes, got [4]}}
+  %0 = mlx.inverse %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cholesky_half(%a: tensor<4x4xbf16>) {
+  // expected-error @+1 {{'mlx.cholesky' op supports float32 and float64 only (as MLX), got bfloat16}}
+  %0 = mlx.cholesky %a : tensor<4x4xbf16>
+  return
+}

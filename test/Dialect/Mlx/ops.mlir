@@ -898,6 +898,25 @@ func.func @addmm(%c: tensor<16xf16>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>, 
   return
 }
 
+// inverse (general and triangular) and cholesky.
+// CHECK-LABEL: func.func @linalg(
+// CHECK-SAME:      %[[A:[^:]+]]: tensor<2x4x4xf32>,
+// CHECK-SAME:      %[[D:[^:]+]]: tensor<3x3xf64>)
+// GENERIC-LABEL: sym_name = "linalg"
+func.func @linalg(%a: tensor<2x4x4xf32>, %d: tensor<3x3xf64>) {
+  // CHECK-NEXT: %{{.+}} = mlx.inverse %[[A]] : tensor<2x4x4xf32>
+  // GENERIC:    "mlx.inverse"(%{{.*}}) <{tri = false, upper = false}> : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %inv = mlx.inverse %a : tensor<2x4x4xf32>
+  // CHECK-NEXT: %{{.+}} = mlx.inverse %[[D]] {tri = true, upper = true} : tensor<3x3xf64>
+  // GENERIC:    "mlx.inverse"(%{{.*}}) <{tri = true, upper = true}> : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %tri = mlx.inverse %d {tri = true, upper = true} : tensor<3x3xf64>
+  // CHECK-NEXT: %{{.+}} = mlx.cholesky %[[A]] {upper = true} : tensor<2x4x4xf32>
+  // GENERIC:    "mlx.cholesky"(%{{.*}}) <{upper = true}> : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %chol = mlx.cholesky %a {upper = true} : tensor<2x4x4xf32>
+  // CHECK-NEXT: return
+  return
+}
+
 // block_masked_mm with the output's mask, the operands' masks, or all three.
 // CHECK-LABEL: func.func @block_masked_mm(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<2x50x40xf32>,
