@@ -115,7 +115,7 @@ bool mlx::hasLinalgLowering(Operation *op) {
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
              SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
-             HadamardOp, InverseOp, CholeskyOp, RandomBitsOp, RopeOp>(op);
+             HadamardOp, InverseOp, CholeskyOp, QrOp, RandomBitsOp, RopeOp>(op);
 }
 
 namespace {
@@ -175,7 +175,7 @@ struct ConvertMlxToLinalgPass final
         op->emitOpError() << "has no lowering in mlxc's code generator (it "
                              "lowers elementwise, creation, layout, gather, "
                              "scatter, sort, random, reduction, scan, matmul, "
-                             "convolution, inverse, cholesky, "
+                             "convolution, inverse, cholesky, qr, "
                              "affine quantization and the decomposed "
                              "composite ops)";
         unsupported = true;

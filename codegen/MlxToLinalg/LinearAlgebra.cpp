@@ -1,4 +1,4 @@
-//===- LinearAlgebra.cpp - inverse and cholesky to loops on tensors -------===//
+//===- LinearAlgebra.cpp - inverse, cholesky, qr to loops on tensors ------===//
 //
 // MLX computes these with LAPACK on the CPU, one matrix at a time. Here each
 // is a nest of scf.for loops over scalars that carries its tensors, as
@@ -6,9 +6,10 @@
 // on the GPU the nest runs as a one-thread kernel (mlxc-offload-host-loops).
 // The algorithms are the textbook ones (Cholesky-Banachiewicz; LU with
 // partial pivoting then two triangular solves per column; substitution for
-// a triangular inverse), so results agree with LAPACK's to rounding, not
-// bit for bit. An upper triangle is handled as the lower triangle of the
-// transpose: the accessors swap the indices.
+// a triangular inverse; Householder QR with LAPACK's signs), so results
+// agree with LAPACK's to rounding, not bit for bit. An upper triangle is
+// handled as the lower triangle of the transpose: the accessors swap the
+// indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,7 +76,14 @@ public:
                  [&](Value k, Value acc) { return sub(acc, mul(x(k), y(k))); });
   }
 
-  /// A [matrices, N, N] tensor of zeros.
+  /// `s + sum over k in [lb, ub) of x(k) * y(k)`, in order.
+  Value addDot(Value s, Value lb, Value ub, function_ref<Value(Value)> x,
+               function_ref<Value(Value)> y) {
+    return loop1(lb, ub, s,
+                 [&](Value k, Value acc) { return add(acc, mul(x(k), y(k))); });
+  }
+
+  /// A tensor of zeros.
   Value zeros(ArrayRef<int64_t> shape) {
     Value empty = tensor::EmptyOp::create(b, loc, shape, dtype);
     return linalg::FillOp::create(b, loc, scalar(0.0), empty).getResult(0);
@@ -237,6 +245,119 @@ Value emitGeneralInverse(MatrixLoops &g, const Batched &in) {
                 body)[2];
 }
 
+/// Householder QR as LAPACK's geqrf and orgqr compute it. Step j reflects
+/// column j's rows j.. onto beta e_j, beta = -sign(alpha) |x| (alpha its
+/// leading entry; no reflection, tau = 0, when the rest is zero), keeps v
+/// (v_j = 1) below the diagonal and tau = (beta - alpha) / beta, and
+/// applies H = I - tau v v^T to the later columns. Q applies the
+/// reflections in reverse order to the first k columns of the identity.
+std::pair<Value, Value> emitQr(MatrixLoops &g, Value a,
+                               ArrayRef<int64_t> shape) {
+  OpBuilder &b = g.b;
+  Location loc = g.loc;
+  int64_t rows = shape[1], cols = shape[2], k = std::min(rows, cols);
+  Value zero = g.index(0), m_ = g.index(rows), n_ = g.index(cols),
+        k_ = g.index(k);
+  Value tau0 = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{k}, g.dtype);
+  Value q0 = g.zeros({shape[0], rows, k});
+  Value r0 = g.zeros({shape[0], k, cols});
+  auto body = [&](Value m, ValueRange carried) -> SmallVector<Value> {
+    Value w = carried[0], tau = carried[1], q = carried[2], r = carried[3];
+    auto e = [&](Value t, Value i, Value j) { return g.get(t, {m, i, j}); };
+    // `t - tau_j * (v^T t[j.., c]) * v` on column c of rows j.. of `t`, v
+    // read from column j of `w`, or of `t` itself while factoring (always
+    // from the newest value: a read of an older one would need a copy).
+    auto reflect = [&](Value t, Value w, Value j, Value c, Value tauJ) {
+      Value below = g.plus1(j);
+      auto v = [&](Value t, Value i) { return e(w ? w : t, i, j); };
+      Value dot = g.addDot(
+          e(t, j, c), below, m_, [&](Value i) { return v(t, i); },
+          [&](Value i) { return e(t, i, c); });
+      Value step = g.mul(tauJ, dot);
+      t = g.set(t, {m, j, c}, g.sub(e(t, j, c), step));
+      return g.loop1(below, m_, t, [&](Value i, Value t) {
+        return g.set(t, {m, i, c}, g.sub(e(t, i, c), g.mul(step, v(t, i))));
+      });
+    };
+    SmallVector<Value> factored =
+        g.loop(zero, k_, {w, tau}, [&](Value j, ValueRange c) {
+          Value w = c[0], tau = c[1];
+          Value below = g.plus1(j);
+          Value alpha = e(w, j, j);
+          auto x = [&](Value i) { return e(w, i, j); };
+          Value norm2 = g.addDot(g.scalar(0.0), below, m_, x, x);
+          Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             norm2, g.scalar(0.0));
+          Value length =
+              math::SqrtOp::create(b, loc, g.add(g.mul(alpha, alpha), norm2));
+          Value beta = arith::NegFOp::create(
+              b, loc, math::CopySignOp::create(b, loc, length, alpha));
+          beta = arith::SelectOp::create(b, loc, none, alpha, beta);
+          Value tauJ = arith::SelectOp::create(b, loc, none, g.scalar(0.0),
+                                               g.div(g.sub(beta, alpha), beta));
+          Value scale =
+              arith::SelectOp::create(b, loc, none, g.scalar(1.0),
+                                      g.div(g.scalar(1.0), g.sub(alpha, beta)));
+          w = g.loop1(below, m_, w, [&](Value i, Value w) {
+            return g.set(w, {m, i, j}, g.mul(e(w, i, j), scale));
+          });
+          w = g.set(w, {m, j, j}, beta);
+          w = g.loop1(below, n_, w, [&](Value c, Value w) {
+            return reflect(w, Value(), j, c, tauJ);
+          });
+          return SmallVector<Value>{w, g.set(tau, {j}, tauJ)};
+        });
+    w = factored[0];
+    tau = factored[1];
+    r = g.loop1(zero, k_, r, [&](Value j, Value r) {
+      return g.loop1(j, n_, r, [&](Value c, Value r) {
+        return g.set(r, {m, j, c}, e(w, j, c));
+      });
+    });
+    q = g.loop1(zero, k_, q, [&](Value c, Value q) {
+      return g.set(q, {m, c, c}, g.scalar(1.0));
+    });
+    q = g.loop1(zero, k_, q, [&](Value t, Value q) {
+      Value j = arith::SubIOp::create(b, loc, g.index(k - 1), t);
+      Value tauJ = g.get(tau, {j});
+      return g.loop1(j, k_, q, [&](Value c, Value q) {
+        return reflect(q, w, j, c, tauJ);
+      });
+    });
+    return {w, tau, q, r};
+  };
+  SmallVector<Value> results =
+      g.loop(zero, g.index(shape[0]), {a, tau0, q0, r0}, body);
+  return {results[2], results[3]};
+}
+
+struct QrOpLowering final : OpConversionPattern<QrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getA().getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    ArrayRef<int64_t> dims = type.getShape();
+    int64_t rows = dims[dims.size() - 2], cols = dims.back();
+    SmallVector<int64_t> shape = {type.getNumElements() / (rows * cols), rows,
+                                  cols};
+    MatrixLoops g(rewriter, loc, type.getElementType());
+    auto [q, r] =
+        emitQr(g, lowering::reshapeTensor(rewriter, loc, adaptor.getA(), shape),
+               shape);
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    rewriter.replaceOp(
+        op, {lowering::reshapeTensor(rewriter, loc, q, shapeOf(op.getQ())),
+             lowering::reshapeTensor(rewriter, loc, r, shapeOf(op.getR()))});
+    return success();
+  }
+};
+
 template <typename OpTy>
 struct MatrixOpLowering final : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -265,6 +386,6 @@ struct MatrixOpLowering final : OpConversionPattern<OpTy> {
 
 void mlx::populateMlxLinearAlgebraToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MatrixOpLowering<InverseOp>, MatrixOpLowering<CholeskyOp>>(
-      converter, patterns.getContext());
+  patterns.add<MatrixOpLowering<InverseOp>, MatrixOpLowering<CholeskyOp>,
+               QrOpLowering>(converter, patterns.getContext());
 }

@@ -88,21 +88,50 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-/// The type of inverse/cholesky: `a` itself, if it holds square float32 or
-/// float64 matrices (MLX's CPU kernels take no other dtype).
-static LogicalResult inferSquareMatrices(std::optional<Location> loc,
-                                         StringRef opName, RankedTensorType a,
-                                         SmallVectorImpl<Type> &types) {
-  if (a.getRank() < 2 ||
-      sizesConflict(a.getDimSize(a.getRank() - 2), a.getShape().back()))
+/// Checks that `a` holds float32 or float64 matrices (MLX's CPU kernels of
+/// linear algebra take no other dtype), square ones if `square`.
+static LogicalResult verifyMatrices(std::optional<Location> loc,
+                                    StringRef opName, RankedTensorType a,
+                                    bool square) {
+  if (a.getRank() < 2 || (square && sizesConflict(a.getDimSize(a.getRank() - 2),
+                                                  a.getShape().back())))
     return emitInferError(loc, opName,
-                          "needs square matrices in the last two axes, got " +
+                          Twine("needs ") + (square ? "square " : "") +
+                              "matrices in the last two axes, got " +
                               formatShape(a.getShape()));
   if (!a.getElementType().isF32() && !a.getElementType().isF64())
     return emitInferError(loc, opName,
                           "supports float32 and float64 only (as MLX), got " +
                               getDtypeName(a.getElementType()));
+  return success();
+}
+
+/// The type of inverse/cholesky: `a`'s own.
+static LogicalResult inferSquareMatrices(std::optional<Location> loc,
+                                         StringRef opName, RankedTensorType a,
+                                         SmallVectorImpl<Type> &types) {
+  if (failed(verifyMatrices(loc, opName, a, /*square=*/true)))
+    return failure();
   types.push_back(a);
+  return success();
+}
+
+LogicalResult QrOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                     Adaptor adaptor,
+                                     SmallVectorImpl<Type> &types) {
+  RankedTensorType a = tensorType(adaptor.getA());
+  if (failed(verifyMatrices(loc, getOperationName(), a, /*square=*/false)))
+    return failure();
+  int64_t rank = a.getRank(), m = a.getDimSize(rank - 2),
+          n = a.getDimSize(rank - 1);
+  int64_t k = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                  ? ShapedType::kDynamic
+                  : std::min(m, n);
+  Shape q(a.getShape()), r(a.getShape());
+  q[rank - 1] = k;
+  r[rank - 2] = k;
+  types.push_back(a.clone(q));
+  types.push_back(a.clone(r));
   return success();
 }
 

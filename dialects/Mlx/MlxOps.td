@@ -706,6 +706,24 @@ def Mlx_CholeskyOp : Mlx_InferredOp<"cholesky"> {
   let assemblyFormat = "$a attr-dict `:` type($a)";
 }
 
+def Mlx_QrOp : Mlx_InferredOp<"qr"> {
+  let summary = "reduced QR factorization (MLX: `mx.linalg.qr`)";
+  let description = [{
+    For each `[M, N]` matrix `A` of the last two axes, with `k = min(M, N)`:
+    `Q` `[M, k]` with orthonormal columns and upper triangular `R` `[k, N]`,
+    `A = Q @ R`, by Householder reflections with LAPACK's signs (`geqrf`,
+    `orgqr`: a diagonal entry of `R` has the sign opposite to the column's
+    leading entry at its step), as MLX's CPU kernel. float32 and float64.
+
+    ```mlir
+    %q, %r = mlx.qr %a : tensor<5x3xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a);
+  let results = (outs Mlx_Tensor:$q, Mlx_Tensor:$r);
+  let assemblyFormat = "$a attr-dict `:` type($a)";
+}
+
 def Mlx_BlockMaskedMmOp
     : Mlx_InferredOp<"block_masked_mm", [AttrSizedOperandSegments]> {
   let summary = "matmul with masked blocks (MLX: `mx.block_masked_mm`)";

@@ -485,6 +485,8 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     return build("inverse", operands,
                  {attr("tri", b.getBoolAttr(s.b(0))),
                   attr("upper", b.getBoolAttr(s.b(1)))});
+  if (name == "QRF")
+    return build("qr", operands);
   if (name == "Cholesky")
     return build("cholesky", operands, {attr("upper", b.getBoolAttr(s.b(0)))});
   if (name == "BlockMaskedMM") {

@@ -333,10 +333,13 @@ def ops_block_masked_mm():
 def ops_linalg():
     # MLX's CPU linear algebra: inverses (general with row exchanges, of a
     # batch, float64; triangular, reading one triangle only), Cholesky
-    # factors (lower and upper), and the ops built on them.
-    def fn(a, spd, t, b, d):
+    # factors (lower and upper), QR (tall, wide, a column with nothing
+    # below its diagonal: LAPACK's signs), and the ops built on them.
+    def fn(a, spd, t, b, d, z):
         c = mx.cpu
-        return (mx.linalg.inv(a, stream=c), mx.linalg.inv(d, stream=c),
+        return (*mx.linalg.qr(b, stream=c), *mx.linalg.qr(b.T, stream=c),
+                *mx.linalg.qr(z, stream=c), *mx.linalg.qr(d, stream=c),
+                mx.linalg.inv(a, stream=c), mx.linalg.inv(d, stream=c),
                 mx.linalg.cholesky(spd, stream=c),
                 mx.linalg.cholesky(spd, upper=True, stream=c),
                 mx.linalg.tri_inv(t, upper=True, stream=c),
@@ -349,7 +352,9 @@ def ops_linalg():
     pivot = mx.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [4.0, -3.0, 8.0]])
     return fn, [mx.concatenate([normal(1, 6, 6), mx.pad(pivot, [(0, 3), (0, 3)])[None] + eye]) ,
                 x @ mx.swapaxes(x, -1, -2) + 6 * eye, normal(2, 6, 6) + 5 * eye,
-                normal(6, 4), normal(5, 5).astype(mx.float64)], {}
+                normal(6, 4), normal(5, 5).astype(mx.float64),
+                mx.array([[1.0, 2.0, 0.0], [0.0, -3.0, 0.0], [0.0, 4.0, 5.0],
+                          [0.0, 0.0, 1.0]])], {}
 
 
 @model

@@ -1800,3 +1800,20 @@ func.func @cholesky_half(%a: tensor<4x4xbf16>) {
   %0 = mlx.cholesky %a : tensor<4x4xbf16>
   return
 }
+
+// -----
+
+func.func @qr_vector(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'mlx.qr' op needs matrices in the last two axes, got [4]}}
+  %0:2 = mlx.qr %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @qr_shapes(%a: tensor<5x3xf32>) {
+  // expected-error @+2 {{'mlx.qr' op inferred type(s) 'tensor<5x3xf32>', 'tensor<3x3xf32>' are incompatible with return type(s) of operation 'tensor<5x5xf32>', 'tensor<5x3xf32>'}}
+  // expected-error @+1 {{'mlx.qr' op failed to infer returned types}}
+  %0:2 = "mlx.qr"(%a) : (tensor<5x3xf32>) -> (tensor<5x5xf32>, tensor<5x3xf32>)
+  return
+}

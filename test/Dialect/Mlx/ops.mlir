@@ -898,7 +898,7 @@ func.func @addmm(%c: tensor<16xf16>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>, 
   return
 }
 
-// inverse (general and triangular) and cholesky.
+// inverse (general and triangular), cholesky and qr.
 // CHECK-LABEL: func.func @linalg(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<2x4x4xf32>,
 // CHECK-SAME:      %[[D:[^:]+]]: tensor<3x3xf64>)
@@ -913,6 +913,9 @@ func.func @linalg(%a: tensor<2x4x4xf32>, %d: tensor<3x3xf64>) {
   // CHECK-NEXT: %{{.+}} = mlx.cholesky %[[A]] {upper = true} : tensor<2x4x4xf32>
   // GENERIC:    "mlx.cholesky"(%{{.*}}) <{upper = true}> : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %chol = mlx.cholesky %a {upper = true} : tensor<2x4x4xf32>
+  // CHECK-NEXT: %{{.+}}, %{{.+}} = mlx.qr %[[A]] : tensor<2x4x4xf32>
+  // GENERIC:    "mlx.qr"(%{{.*}}) : (tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>)
+  %q, %r = mlx.qr %a : tensor<2x4x4xf32>
   // CHECK-NEXT: return
   return
 }
