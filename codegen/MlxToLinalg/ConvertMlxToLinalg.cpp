@@ -115,7 +115,8 @@ bool mlx::hasLinalgLowering(Operation *op) {
              GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
              ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
              SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
-             HadamardOp, InverseOp, CholeskyOp, QrOp, RandomBitsOp, RopeOp>(op);
+             HadamardOp, InverseOp, CholeskyOp, QrOp, EigvalshOp, SvdvalsOp,
+             RandomBitsOp, RopeOp>(op);
 }
 
 namespace {
@@ -172,12 +173,13 @@ struct ConvertMlxToLinalgPass final
         return;
       }
       if (!hasLinalgLowering(op)) {
-        op->emitOpError() << "has no lowering in mlxc's code generator (it "
-                             "lowers elementwise, creation, layout, gather, "
-                             "scatter, sort, random, reduction, scan, matmul, "
-                             "convolution, inverse, cholesky, qr, "
-                             "affine quantization and the decomposed "
-                             "composite ops)";
+        op->emitOpError()
+            << "has no lowering in mlxc's code generator (it "
+               "lowers elementwise, creation, layout, gather, "
+               "scatter, sort, random, reduction, scan, matmul, "
+               "convolution, inverse, cholesky, qr, eigvalsh, svdvals, "
+               "affine quantization and the decomposed "
+               "composite ops)";
         unsupported = true;
         return;
       }

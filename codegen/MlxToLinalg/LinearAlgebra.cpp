@@ -1,4 +1,4 @@
-//===- LinearAlgebra.cpp - inverse, cholesky, qr to loops on tensors ------===//
+//===- LinearAlgebra.cpp - MLX's CPU linear algebra to loops on tensors --===//
 //
 // MLX computes these with LAPACK on the CPU, one matrix at a time. Here each
 // is a nest of scf.for loops over scalars that carries its tensors, as
@@ -6,8 +6,9 @@
 // on the GPU the nest runs as a one-thread kernel (mlxc-offload-host-loops).
 // The algorithms are the textbook ones (Cholesky-Banachiewicz; LU with
 // partial pivoting then two triangular solves per column; substitution for
-// a triangular inverse; Householder QR with LAPACK's signs), so results
-// agree with LAPACK's to rounding, not bit for bit. An upper triangle is
+// a triangular inverse; Householder QR with LAPACK's signs; cyclic Jacobi
+// rotations for eigenvalues and singular values), so results agree with
+// LAPACK's to rounding, not bit for bit. An upper triangle is
 // handled as the lower triangle of the transpose: the accessors swap the
 // indices.
 //
@@ -331,6 +332,183 @@ std::pair<Value, Value> emitQr(MatrixLoops &g, Value a,
   return {results[2], results[3]};
 }
 
+/// The Jacobi rotation (c, s) that zeroes `gamma` between two axes with
+/// squared norms (or diagonal entries) `alpha` and `beta`: t = sign(zeta) /
+/// (|zeta| + sqrt(1 + zeta^2)), zeta = (beta - alpha) / (2 gamma); none
+/// when gamma is 0.
+std::pair<Value, Value> jacobiRotation(MatrixLoops &g, Value alpha, Value beta,
+                                       Value gamma) {
+  OpBuilder &b = g.b;
+  Location loc = g.loc;
+  Value one = g.scalar(1.0);
+  Value zeta = g.div(g.sub(beta, alpha), g.add(gamma, gamma));
+  Value root = math::SqrtOp::create(b, loc, g.add(one, g.mul(zeta, zeta)));
+  Value t = g.div(math::CopySignOp::create(b, loc, one, zeta),
+                  g.add(math::AbsFOp::create(b, loc, zeta), root));
+  // A huge zeta: zeta^2 overflows and t is 0, as it should be.
+  Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, gamma,
+                                     g.scalar(0.0));
+  t = arith::SelectOp::create(b, loc, none, g.scalar(0.0), t);
+  Value c = g.div(one, math::SqrtOp::create(b, loc, g.add(one, g.mul(t, t))));
+  return {c, g.mul(c, t)};
+}
+
+/// Sorts row m of a [matrices, N] tensor (insertion sort by adjacent
+/// exchanges), ascending or descending.
+Value sortRow(MatrixLoops &g, Value v, Value m, int64_t n, bool descending) {
+  OpBuilder &b = g.b;
+  Location loc = g.loc;
+  return g.loop1(g.index(1), g.index(n), v, [&](Value i, Value v) {
+    return g.loop1(g.index(0), i, v, [&](Value t, Value v) {
+      Value j = arith::SubIOp::create(b, loc, i, t);
+      Value prev = arith::SubIOp::create(b, loc, j, g.index(1));
+      Value x = g.get(v, {m, prev}), y = g.get(v, {m, j});
+      Value swap = arith::CmpFOp::create(b, loc,
+                                         descending ? arith::CmpFPredicate::OLT
+                                                    : arith::CmpFPredicate::OGT,
+                                         x, y);
+      v = g.set(v, {m, prev}, arith::SelectOp::create(b, loc, swap, y, x));
+      return g.set(v, {m, j}, arith::SelectOp::create(b, loc, swap, x, y));
+    });
+  });
+}
+
+/// Enough cyclic sweeps for the off-diagonal part to reach the dtype's
+/// rounding (convergence is quadratic once rotations are small).
+int64_t jacobiSweeps(Type dtype, int64_t n) {
+  return (dtype.isF64() ? 12 : 8) + llvm::Log2_64_Ceil(std::max<int64_t>(n, 1));
+}
+
+/// eigvalsh: the symmetric matrix from one triangle, cyclic two-sided
+/// Jacobi rotations, then its diagonal sorted ascending.
+Value emitEigvalsh(MatrixLoops &g, const Batched &in, bool upper) {
+  OpBuilder &b = g.b;
+  int64_t n = in.shape[1];
+  Value zero = g.index(0), size = g.index(n);
+  Value values0 = tensor::EmptyOp::create(
+      b, g.loc, ArrayRef<int64_t>{in.shape[0], n}, g.dtype);
+  Value work0 = tensor::EmptyOp::create(b, g.loc, in.shape, g.dtype);
+  auto body = [&](Value m, ValueRange carried) -> SmallVector<Value> {
+    Value w = carried[0], values = carried[1];
+    auto e = [&](Value t, Value i, Value j) { return g.get(t, {m, i, j}); };
+    // S[i][j] from the triangle: row >= column in the lower one.
+    w = g.loop1(zero, size, w, [&](Value i, Value w) {
+      return g.loop1(zero, size, w, [&](Value j, Value w) {
+        Value inLower =
+            arith::CmpIOp::create(b, g.loc, arith::CmpIPredicate::uge, i, j);
+        Value r = arith::SelectOp::create(b, g.loc, inLower, i, j);
+        Value c = arith::SelectOp::create(b, g.loc, inLower, j, i);
+        return g.set(w, {m, i, j}, g.get(in.matrices, at(m, r, c, upper)));
+      });
+    });
+    w = g.loop1(
+        zero, g.index(jacobiSweeps(g.dtype, n)), w, [&](Value, Value w) {
+          return g.loop1(zero, size, w, [&](Value p, Value w) {
+            return g.loop1(g.plus1(p), size, w, [&](Value q, Value w) {
+              auto [c, s] =
+                  jacobiRotation(g, e(w, p, p), e(w, q, q), e(w, p, q));
+              auto rotate = [&](Value w, bool rows) {
+                return g.loop1(zero, size, w, [&](Value k, Value w) {
+                  SmallVector<Value> kp = rows ? SmallVector<Value>{m, p, k}
+                                               : SmallVector<Value>{m, k, p};
+                  SmallVector<Value> kq = rows ? SmallVector<Value>{m, q, k}
+                                               : SmallVector<Value>{m, k, q};
+                  Value x = g.get(w, kp), y = g.get(w, kq);
+                  w = g.set(w, kp, g.sub(g.mul(c, x), g.mul(s, y)));
+                  return g.set(w, kq, g.add(g.mul(s, x), g.mul(c, y)));
+                });
+              };
+              return rotate(rotate(w, /*rows=*/false), /*rows=*/true);
+            });
+          });
+        });
+    values = g.loop1(zero, size, values, [&](Value i, Value v) {
+      return g.set(v, {m, i}, e(w, i, i));
+    });
+    return {w, sortRow(g, values, m, n, /*descending=*/false)};
+  };
+  return g.loop(zero, g.index(in.shape[0]), {work0, values0}, body)[1];
+}
+
+/// svdvals: one-sided Jacobi on the columns of A (of A^T when it has more
+/// columns than rows), then the columns' norms sorted descending.
+Value emitSvdvals(MatrixLoops &g, Value a, ArrayRef<int64_t> shape) {
+  OpBuilder &b = g.b;
+  bool transposed = shape[1] < shape[2];
+  int64_t rows = std::max(shape[1], shape[2]),
+          cols = std::min(shape[1], shape[2]);
+  Value zero = g.index(0), r_ = g.index(rows), c_ = g.index(cols);
+  Value values0 = tensor::EmptyOp::create(
+      b, g.loc, ArrayRef<int64_t>{shape[0], cols}, g.dtype);
+  Value work0 = tensor::EmptyOp::create(
+      b, g.loc, ArrayRef<int64_t>{shape[0], rows, cols}, g.dtype);
+  auto body = [&](Value m, ValueRange carried) -> SmallVector<Value> {
+    Value w = carried[0], values = carried[1];
+    auto e = [&](Value t, Value i, Value j) { return g.get(t, {m, i, j}); };
+    w = g.loop1(zero, r_, w, [&](Value i, Value w) {
+      return g.loop1(zero, c_, w, [&](Value j, Value w) {
+        return g.set(w, {m, i, j}, g.get(a, at(m, i, j, transposed)));
+      });
+    });
+    w = g.loop1(
+        zero, g.index(jacobiSweeps(g.dtype, cols)), w, [&](Value, Value w) {
+          return g.loop1(zero, c_, w, [&](Value p, Value w) {
+            return g.loop1(g.plus1(p), c_, w, [&](Value q, Value w) {
+              auto col = [&](Value j) {
+                return [&, j](Value i) { return e(w, i, j); };
+              };
+              Value alpha = g.addDot(g.scalar(0.0), zero, r_, col(p), col(p));
+              Value beta = g.addDot(g.scalar(0.0), zero, r_, col(q), col(q));
+              Value gamma = g.addDot(g.scalar(0.0), zero, r_, col(p), col(q));
+              auto [c, s] = jacobiRotation(g, alpha, beta, gamma);
+              return g.loop1(zero, r_, w, [&](Value i, Value w) {
+                Value x = e(w, i, p), y = e(w, i, q);
+                w = g.set(w, {m, i, p}, g.sub(g.mul(c, x), g.mul(s, y)));
+                return g.set(w, {m, i, q}, g.add(g.mul(s, x), g.mul(c, y)));
+              });
+            });
+          });
+        });
+    values = g.loop1(zero, c_, values, [&](Value j, Value v) {
+      auto x = [&](Value i) { return e(w, i, j); };
+      Value norm2 = g.addDot(g.scalar(0.0), zero, r_, x, x);
+      return g.set(v, {m, j}, math::SqrtOp::create(b, g.loc, norm2));
+    });
+    return {w, sortRow(g, values, m, cols, /*descending=*/true)};
+  };
+  return g.loop(zero, g.index(shape[0]), {work0, values0}, body)[1];
+}
+
+/// eigvalsh and svdvals: [matrices, M, N] in, [matrices, K] out.
+template <typename OpTy>
+struct ValuesOpLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getA().getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    ArrayRef<int64_t> dims = type.getShape();
+    int64_t rows = dims[dims.size() - 2], cols = dims.back();
+    SmallVector<int64_t> shape = {type.getNumElements() / (rows * cols), rows,
+                                  cols};
+    MatrixLoops g(rewriter, loc, type.getElementType());
+    Value a = lowering::reshapeTensor(rewriter, loc, adaptor.getA(), shape);
+    Value values;
+    if constexpr (std::is_same_v<OpTy, EigvalshOp>)
+      values = emitEigvalsh(g, {a, shape}, op.getUpper());
+    else
+      values = emitSvdvals(g, a, shape);
+    rewriter.replaceOp(op,
+                       lowering::reshapeTensor(
+                           rewriter, loc, values,
+                           cast<RankedTensorType>(op.getType()).getShape()));
+    return success();
+  }
+};
+
 struct QrOpLowering final : OpConversionPattern<QrOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -387,5 +565,6 @@ struct MatrixOpLowering final : OpConversionPattern<OpTy> {
 void mlx::populateMlxLinearAlgebraToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MatrixOpLowering<InverseOp>, MatrixOpLowering<CholeskyOp>,
-               QrOpLowering>(converter, patterns.getContext());
+               QrOpLowering, ValuesOpLowering<EigvalshOp>,
+               ValuesOpLowering<SvdvalsOp>>(converter, patterns.getContext());
 }

@@ -151,6 +151,34 @@ LogicalResult CholeskyOp::inferReturnTypes(MLIRContext *,
                              tensorType(adaptor.getA()), types);
 }
 
+LogicalResult EigvalshOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  RankedTensorType a = tensorType(adaptor.getA());
+  if (failed(verifyMatrices(loc, getOperationName(), a, /*square=*/true)))
+    return failure();
+  types.push_back(a.clone(a.getShape().drop_back()));
+  return success();
+}
+
+LogicalResult SvdvalsOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType a = tensorType(adaptor.getA());
+  if (failed(verifyMatrices(loc, getOperationName(), a, /*square=*/false)))
+    return failure();
+  int64_t rank = a.getRank(), m = a.getDimSize(rank - 2),
+          n = a.getDimSize(rank - 1);
+  Shape shape(a.getShape().drop_back());
+  shape.back() = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                     ? ShapedType::kDynamic
+                     : std::min(m, n);
+  types.push_back(a.clone(shape));
+  return success();
+}
+
 /// Checks one mask of block_masked_mm: boolean or float, its last two axes
 /// `rows` x `cols` blocks, its batch broadcasting to `batch`.
 static LogicalResult verifyBlockMask(std::optional<Location> loc,

@@ -724,6 +724,41 @@ def Mlx_QrOp : Mlx_InferredOp<"qr"> {
   let assemblyFormat = "$a attr-dict `:` type($a)";
 }
 
+def Mlx_EigvalshOp : Mlx_InferredOp<"eigvalsh"> {
+  let summary = "eigenvalues of symmetric matrices (MLX: `mx.linalg.eigvalsh`)";
+  let description = [{
+    The eigenvalues, in ascending order, of each `[N, N]` symmetric matrix
+    of the last two axes, given by its lower triangle (its upper one with
+    `upper`, MLX's `UPLO="U"`): cyclic Jacobi rotations, then a sort.
+    float32 and float64, as MLX's CPU kernel.
+
+    ```mlir
+    %w = mlx.eigvalsh %a : tensor<2x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a,
+                       DefaultValuedAttr<BoolAttr, "false">:$upper);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = "$a attr-dict `:` type($a)";
+}
+
+def Mlx_SvdvalsOp : Mlx_InferredOp<"svdvals"> {
+  let summary = "singular values (MLX: `mx.linalg.svd(a, compute_uv=False)`)";
+  let description = [{
+    The `min(M, N)` singular values, in descending order, of each `[M, N]`
+    matrix of the last two axes: one-sided Jacobi rotations of the columns
+    (of the transpose when `M < N`), then their norms. float32 and float64,
+    as MLX's CPU kernel.
+
+    ```mlir
+    %s = mlx.svdvals %a : tensor<5x3xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_FloatTensor:$a);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = "$a attr-dict `:` type($a)";
+}
+
 def Mlx_BlockMaskedMmOp
     : Mlx_InferredOp<"block_masked_mm", [AttrSizedOperandSegments]> {
   let summary = "matmul with masked blocks (MLX: `mx.block_masked_mm`)";

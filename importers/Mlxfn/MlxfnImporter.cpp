@@ -161,6 +161,9 @@ struct State {
     return std::get<SmallVector<int64_t>>(node.params[k]);
   }
   Dtype dtype(unsigned k) const { return std::get<Dtype>(node.params[k]); }
+  StringRef str(unsigned k) const {
+    return std::get<std::string>(node.params[k]);
+  }
 };
 } // namespace
 
@@ -485,6 +488,20 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     return build("inverse", operands,
                  {attr("tri", b.getBoolAttr(s.b(0))),
                   attr("upper", b.getBoolAttr(s.b(1)))});
+  if (name == "Eigh") {
+    if (s.b(1))
+      return unsupported("with eigenvectors is not supported by mlxc (only "
+                         "the eigenvalues: mx.linalg.eigvalsh)");
+    return build("eigvalsh", operands,
+                 {attr("upper", b.getBoolAttr(s.str(0) == "U"))});
+  }
+  if (name == "SVD") {
+    if (s.b(0))
+      return unsupported(
+          "with compute_uv is not supported by mlxc (only the "
+          "singular values: mx.linalg.svd(a, compute_uv=False))");
+    return build("svdvals", operands);
+  }
   if (name == "QRF")
     return build("qr", operands);
   if (name == "Cholesky")

@@ -254,3 +254,20 @@ func.func @inverse_and_cholesky(%a: tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, te
   %1 = mlx.cholesky %a : tensor<2x4x4xf64>
   return %0, %1 : tensor<2x4x4xf64>, tensor<2x4x4xf64>
 }
+
+// -----
+
+// eigvalsh: the symmetric matrix from the chosen triangle, a fixed number of
+// cyclic Jacobi sweeps (8 + ceil(log2 3) for float32), then the diagonal
+// sorted ascending by adjacent exchanges.
+// CHECK-LABEL: func.func @eigvalsh(
+// CHECK:         arith.cmpi uge
+// CHECK:         %[[SWEEPS:.+]] = arith.constant 10 : index
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[SWEEPS]] step
+// CHECK:           math.copysign
+// CHECK:         arith.cmpf ogt
+// CHECK:         tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<1x3xf32> into tensor<3xf32>
+func.func @eigvalsh(%a: tensor<3x3xf32>) -> tensor<3xf32> {
+  %0 = mlx.eigvalsh %a {upper = true} : tensor<3x3xf32>
+  return %0 : tensor<3xf32>
+}

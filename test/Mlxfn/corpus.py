@@ -334,10 +334,19 @@ def ops_linalg():
     # MLX's CPU linear algebra: inverses (general with row exchanges, of a
     # batch, float64; triangular, reading one triangle only), Cholesky
     # factors (lower and upper), QR (tall, wide, a column with nothing
-    # below its diagonal: LAPACK's signs), and the ops built on them.
+    # below its diagonal: LAPACK's signs), eigenvalues of symmetric matrices
+    # (from either triangle), singular values (tall, wide, rank 1), and the
+    # ops built on them.
     def fn(a, spd, t, b, d, z):
         c = mx.cpu
-        return (*mx.linalg.qr(b, stream=c), *mx.linalg.qr(b.T, stream=c),
+        return (mx.linalg.eigvalsh(spd, stream=c),
+                mx.linalg.eigvalsh(t, UPLO="U", stream=c),
+                mx.linalg.eigvalsh(d + d.T, stream=c),
+                mx.linalg.svd(b, compute_uv=False, stream=c),
+                mx.linalg.svd(a[:, :4], compute_uv=False, stream=c),
+                mx.linalg.svd(b[:, :1] @ b[:1, :], compute_uv=False, stream=c),
+                mx.linalg.norm(a, ord=2, axis=(-2, -1), stream=c),
+                *mx.linalg.qr(b, stream=c), *mx.linalg.qr(b.T, stream=c),
                 *mx.linalg.qr(z, stream=c), *mx.linalg.qr(d, stream=c),
                 mx.linalg.inv(a, stream=c), mx.linalg.inv(d, stream=c),
                 mx.linalg.cholesky(spd, stream=c),

@@ -40,7 +40,7 @@ def simple(version="0.32.4", op="Exp", state=b"", dtype="float32"):
 write(path("old_version.mlxfn"), [simple()], version="0.28.0")
 write(path("new_version.mlxfn"), [simple()], version="0.33.0")
 write(path("unknown_primitive.mlxfn"), [simple(op="Frobnicate")])
-write(path("no_mlx_op.mlxfn"), [simple(op="SVD", state=b"\0")])
+write(path("no_mlx_op.mlxfn"), [simple(op="Eig", state=b"\0")])
 # A Hadamard transform of a size MLX's kernels do not take (3).
 write(path("bad_hadamard.mlxfn"),
       [simple(op="Hadamard", state=b"\0\0\x80\x3f")])

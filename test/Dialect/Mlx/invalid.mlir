@@ -1817,3 +1817,19 @@ func.func @qr_shapes(%a: tensor<5x3xf32>) {
   %0:2 = "mlx.qr"(%a) : (tensor<5x3xf32>) -> (tensor<5x5xf32>, tensor<5x3xf32>)
   return
 }
+
+// -----
+
+func.func @eigvalsh_not_square(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'mlx.eigvalsh' op needs square matrices in the last two axes, got [4, 3]}}
+  %0 = mlx.eigvalsh %a : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @svdvals_int(%a: tensor<4x3xf16>) {
+  // expected-error @+1 {{'mlx.svdvals' op supports float32 and float64 only (as MLX), got float16}}
+  %0 = mlx.svdvals %a : tensor<4x3xf16>
+  return
+}

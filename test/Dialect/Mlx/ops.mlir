@@ -898,7 +898,7 @@ func.func @addmm(%c: tensor<16xf16>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>, 
   return
 }
 
-// inverse (general and triangular), cholesky and qr.
+// inverse (general and triangular), cholesky, qr, eigvalsh and svdvals.
 // CHECK-LABEL: func.func @linalg(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<2x4x4xf32>,
 // CHECK-SAME:      %[[D:[^:]+]]: tensor<3x3xf64>)
@@ -916,6 +916,12 @@ func.func @linalg(%a: tensor<2x4x4xf32>, %d: tensor<3x3xf64>) {
   // CHECK-NEXT: %{{.+}}, %{{.+}} = mlx.qr %[[A]] : tensor<2x4x4xf32>
   // GENERIC:    "mlx.qr"(%{{.*}}) : (tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>)
   %q, %r = mlx.qr %a : tensor<2x4x4xf32>
+  // CHECK-NEXT: %{{.+}} = mlx.eigvalsh %[[D]] {upper = true} : tensor<3x3xf64>
+  // GENERIC:    "mlx.eigvalsh"(%{{.*}}) <{upper = true}> : (tensor<3x3xf64>) -> tensor<3xf64>
+  %w = mlx.eigvalsh %d {upper = true} : tensor<3x3xf64>
+  // CHECK-NEXT: %{{.+}} = mlx.svdvals %[[A]] : tensor<2x4x4xf32>
+  // GENERIC:    "mlx.svdvals"(%{{.*}}) : (tensor<2x4x4xf32>) -> tensor<2x4xf32>
+  %s = mlx.svdvals %a : tensor<2x4x4xf32>
   // CHECK-NEXT: return
   return
 }
