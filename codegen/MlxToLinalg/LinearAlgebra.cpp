@@ -95,18 +95,19 @@ public:
   Type dtype;
 };
 
-/// The operand as [matrices, N, N], and the way back to the result's shape.
+/// The operand as [matrices, M, N].
 struct Batched {
   Value matrices;
-  SmallVector<int64_t> shape; // [matrices, N, N]
+  SmallVector<int64_t> shape; // [matrices, M, N]
 };
 
 Batched batch(OpBuilder &b, Location loc, Value a) {
   auto type = cast<RankedTensorType>(a.getType());
-  int64_t n = type.getShape().back();
+  ArrayRef<int64_t> dims = type.getShape();
+  int64_t rows = dims[dims.size() - 2], cols = dims.back();
   // Arrays without elements never get here (they lower to tensor.empty).
-  int64_t count = type.getNumElements() / (n * n);
-  SmallVector<int64_t> shape = {count, n, n};
+  SmallVector<int64_t> shape = {type.getNumElements() / (rows * cols), rows,
+                                cols};
   return {lowering::reshapeTensor(b, loc, a, shape), shape};
 }
 
@@ -252,8 +253,9 @@ Value emitGeneralInverse(MatrixLoops &g, const Batched &in) {
 /// (v_j = 1) below the diagonal and tau = (beta - alpha) / beta, and
 /// applies H = I - tau v v^T to the later columns. Q applies the
 /// reflections in reverse order to the first k columns of the identity.
-std::pair<Value, Value> emitQr(MatrixLoops &g, Value a,
-                               ArrayRef<int64_t> shape) {
+std::pair<Value, Value> emitQr(MatrixLoops &g, const Batched &in) {
+  Value a = in.matrices;
+  ArrayRef<int64_t> shape = in.shape;
   OpBuilder &b = g.b;
   Location loc = g.loc;
   int64_t rows = shape[1], cols = shape[2], k = std::min(rows, cols);
@@ -432,7 +434,9 @@ Value emitEigvalsh(MatrixLoops &g, const Batched &in, bool upper) {
 
 /// svdvals: one-sided Jacobi on the columns of A (of A^T when it has more
 /// columns than rows), then the columns' norms sorted descending.
-Value emitSvdvals(MatrixLoops &g, Value a, ArrayRef<int64_t> shape) {
+Value emitSvdvals(MatrixLoops &g, const Batched &in) {
+  Value a = in.matrices;
+  ArrayRef<int64_t> shape = in.shape;
   OpBuilder &b = g.b;
   bool transposed = shape[1] < shape[2];
   int64_t rows = std::max(shape[1], shape[2]),
@@ -490,17 +494,13 @@ struct ValuesOpLowering final : OpConversionPattern<OpTy> {
     auto type = cast<RankedTensorType>(op.getA().getType());
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
-    ArrayRef<int64_t> dims = type.getShape();
-    int64_t rows = dims[dims.size() - 2], cols = dims.back();
-    SmallVector<int64_t> shape = {type.getNumElements() / (rows * cols), rows,
-                                  cols};
     MatrixLoops g(rewriter, loc, type.getElementType());
-    Value a = lowering::reshapeTensor(rewriter, loc, adaptor.getA(), shape);
+    Batched in = batch(rewriter, loc, adaptor.getA());
     Value values;
     if constexpr (std::is_same_v<OpTy, EigvalshOp>)
-      values = emitEigvalsh(g, {a, shape}, op.getUpper());
+      values = emitEigvalsh(g, in, op.getUpper());
     else
-      values = emitSvdvals(g, a, shape);
+      values = emitSvdvals(g, in);
     rewriter.replaceOp(op,
                        lowering::reshapeTensor(
                            rewriter, loc, values,
@@ -518,14 +518,8 @@ struct QrOpLowering final : OpConversionPattern<QrOp> {
     auto type = cast<RankedTensorType>(op.getA().getType());
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
-    ArrayRef<int64_t> dims = type.getShape();
-    int64_t rows = dims[dims.size() - 2], cols = dims.back();
-    SmallVector<int64_t> shape = {type.getNumElements() / (rows * cols), rows,
-                                  cols};
     MatrixLoops g(rewriter, loc, type.getElementType());
-    auto [q, r] =
-        emitQr(g, lowering::reshapeTensor(rewriter, loc, adaptor.getA(), shape),
-               shape);
+    auto [q, r] = emitQr(g, batch(rewriter, loc, adaptor.getA()));
     auto shapeOf = [](Value v) {
       return cast<RankedTensorType>(v.getType()).getShape();
     };
