@@ -29,7 +29,7 @@ using namespace mlir;
 using namespace mlir::mlx;
 
 namespace {
-/// Builds scalar loop nests over [matrices, N, N] tensors.
+/// Builds scalar loop nests over [matrices, M, N] tensors.
 class MatrixLoops {
 public:
   MatrixLoops(OpBuilder &b, Location loc, Type dtype)
