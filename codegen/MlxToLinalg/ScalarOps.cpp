@@ -425,8 +425,18 @@ static Value emitExtreme(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, pick, x, y);
 }
 
-static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y) {
+/// max + log1p(exp(min - max)). A half-precision result rounds each step
+/// to its dtype, as MLX's CPU kernel computes in it (bf16 `logaddexp` agrees
+/// with MLX on 74 % of random pairs when rounded once).
+static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y,
+                           Type resultDtype) {
   Type t = x.getType();
+  auto round = [&](Value v) -> Value {
+    if (!isFloatDtype(resultDtype) || resultDtype == t)
+      return v;
+    return arith::ExtFOp::create(
+        b, loc, t, arith::TruncFOp::create(b, loc, resultDtype, v).getResult());
+  };
   Value hi = emitExtreme(b, loc, x, y, t, /*wantMax=*/true);
   Value lo = emitExtreme(b, loc, x, y, t, /*wantMax=*/false);
   Value inf = floatConstant(b, loc, t, INFINITY);
@@ -435,11 +445,10 @@ static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y) {
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lo, ninf);
   Value hiIsInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, inf);
-  Value sum = arith::AddFOp::create(
-      b, loc, hi,
-      math::Log1pOp::create(
-          b, loc,
-          math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, lo, hi))));
+  Value diff = round(arith::SubFOp::create(b, loc, lo, hi));
+  Value exp = round(math::ExpOp::create(b, loc, diff));
+  Value sum = arith::AddFOp::create(b, loc, hi,
+                                    round(math::Log1pOp::create(b, loc, exp)));
   return arith::SelectOp::create(
       b, loc, arith::OrIOp::create(b, loc, loIsNinf, hiIsInf), hi, sum);
 }
@@ -552,7 +561,7 @@ static FailureOr<Value> emitBinary(OpBuilder &b, Location loc, Operation *op,
           })
           .Case([&](MaximumOp) { return emitExtreme(b, loc, x, y, cd, true); })
           .Case([&](MinimumOp) { return emitExtreme(b, loc, x, y, cd, false); })
-          .Case([&](LogaddexpOp) { return emitLogaddexp(b, loc, x, y); })
+          .Case([&](LogaddexpOp) { return emitLogaddexp(b, loc, x, y, dtype); })
           .Case([&](Arctan2Op) -> Value {
             return math::Atan2Op::create(b, loc, x, y);
           })
