@@ -118,31 +118,44 @@ SmallVector<Value> at(Value m, Value i, Value j, bool transposed) {
   return {m, i, j};
 }
 
+/// Reads element (i, j) of a matrix of a tensor, or (j, i) for an upper
+/// triangle (the lower one of the transpose).
+using ElementReader = function_ref<Value(Value, Value, Value)>;
+
+/// `out = step(m, read, out)` over each matrix m, `out` starting as zeros:
+/// the frame of the triangular results (cholesky, the triangular inverse).
+Value forEachTriangle(MatrixLoops &g, const Batched &in, bool upper,
+                      function_ref<Value(Value, ElementReader, Value)> step) {
+  auto body = [&](Value m, Value out) {
+    auto read = [&](Value t, Value i, Value j) {
+      return g.get(t, at(m, i, j, upper));
+    };
+    return step(m, read, out);
+  };
+  return g.loop1(g.index(0), g.index(in.shape[0]), g.zeros(in.shape), body);
+}
+
 /// Cholesky-Banachiewicz, row by row of L: L[j][j] = sqrt(A[j][j] -
 /// sum L[j][k]^2), L[i][j] = (A[i][j] - sum L[i][k] L[j][k]) / L[j][j].
 Value emitCholesky(MatrixLoops &g, const Batched &in, bool upper) {
   Value a = in.matrices;
-  int64_t n = in.shape[1];
-  Value zero = g.index(0), size = g.index(n);
-  auto body = [&](Value m, Value out) {
-    auto l = [&](Value t, Value i, Value j) {
-      return g.get(t, at(m, i, j, upper));
-    };
-    return g.loop1(zero, size, out, [&](Value j, Value out) {
-      Value diag = g.subtractDot(
-          l(a, j, j), zero, j, [&](Value k) { return l(out, j, k); },
-          [&](Value k) { return l(out, j, k); });
-      Value d = math::SqrtOp::create(g.b, g.loc, diag);
-      out = g.set(out, at(m, j, j, upper), d);
-      return g.loop1(g.plus1(j), size, out, [&](Value i, Value out) {
-        Value s = g.subtractDot(
-            l(a, i, j), zero, j, [&](Value k) { return l(out, i, k); },
-            [&](Value k) { return l(out, j, k); });
-        return g.set(out, at(m, i, j, upper), g.div(s, d));
+  Value zero = g.index(0), size = g.index(in.shape[1]);
+  return forEachTriangle(
+      g, in, upper, [&](Value m, ElementReader l, Value out) {
+        return g.loop1(zero, size, out, [&](Value j, Value out) {
+          Value diag = g.subtractDot(
+              l(a, j, j), zero, j, [&](Value k) { return l(out, j, k); },
+              [&](Value k) { return l(out, j, k); });
+          Value d = math::SqrtOp::create(g.b, g.loc, diag);
+          out = g.set(out, at(m, j, j, upper), d);
+          return g.loop1(g.plus1(j), size, out, [&](Value i, Value out) {
+            Value s = g.subtractDot(
+                l(a, i, j), zero, j, [&](Value k) { return l(out, i, k); },
+                [&](Value k) { return l(out, j, k); });
+            return g.set(out, at(m, i, j, upper), g.div(s, d));
+          });
+        });
       });
-    });
-  };
-  return g.loop1(zero, g.index(in.shape[0]), g.zeros(in.shape), body);
 }
 
 /// The inverse of a lower triangular L, column by column: X[c][c] =
@@ -150,23 +163,20 @@ Value emitCholesky(MatrixLoops &g, const Batched &in, bool upper) {
 /// L[i][i]. An upper U is the transpose's (U^-1 = ((U^T)^-1)^T).
 Value emitTriangularInverse(MatrixLoops &g, const Batched &in, bool upper) {
   Value a = in.matrices;
-  int64_t n = in.shape[1];
-  Value zero = g.index(0), size = g.index(n);
-  auto body = [&](Value m, Value out) {
-    auto l = [&](Value t, Value i, Value j) {
-      return g.get(t, at(m, i, j, upper));
-    };
-    return g.loop1(zero, size, out, [&](Value c, Value out) {
-      out = g.set(out, at(m, c, c, upper), g.div(g.scalar(1.0), l(a, c, c)));
-      return g.loop1(g.plus1(c), size, out, [&](Value i, Value out) {
-        Value s = g.subtractDot(
-            g.scalar(0.0), c, i, [&](Value k) { return l(a, i, k); },
-            [&](Value k) { return l(out, k, c); });
-        return g.set(out, at(m, i, c, upper), g.div(s, l(a, i, i)));
+  Value zero = g.index(0), size = g.index(in.shape[1]);
+  return forEachTriangle(
+      g, in, upper, [&](Value m, ElementReader l, Value out) {
+        return g.loop1(zero, size, out, [&](Value c, Value out) {
+          out =
+              g.set(out, at(m, c, c, upper), g.div(g.scalar(1.0), l(a, c, c)));
+          return g.loop1(g.plus1(c), size, out, [&](Value i, Value out) {
+            Value s = g.subtractDot(
+                g.scalar(0.0), c, i, [&](Value k) { return l(a, i, k); },
+                [&](Value k) { return l(out, k, c); });
+            return g.set(out, at(m, i, c, upper), g.div(s, l(a, i, i)));
+          });
+        });
       });
-    });
-  };
-  return g.loop1(zero, g.index(in.shape[0]), g.zeros(in.shape), body);
 }
 
 /// LU with partial pivoting (the first row of largest magnitude, as
