@@ -347,16 +347,22 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, g.isZero, x, r);
 }
 
+/// `v` (computed in a wider float) rounded to the float `dtype` and widened
+/// back: a step MLX computes in a half-precision dtype.
+static Value roundTo(OpBuilder &b, Location loc, Value v, Type dtype) {
+  if (!isFloatDtype(dtype) || dtype == v.getType())
+    return v;
+  return arith::ExtFOp::create(
+      b, loc, v.getType(),
+      arith::TruncFOp::create(b, loc, dtype, v).getResult());
+}
+
 /// `dtype` is the type the division runs in; `resultDtype` MLX's (a half
 /// precision one rounds the quotient before the floor, as MLX does).
 static Value emitFloorDivide(OpBuilder &b, Location loc, Value x, Value y,
                              Type dtype, Type resultDtype) {
   if (isFloatDtype(dtype)) {
-    Value q = arith::DivFOp::create(b, loc, x, y);
-    if (resultDtype != dtype && isFloatDtype(resultDtype))
-      q = arith::ExtFOp::create(
-          b, loc, q.getType(),
-          arith::TruncFOp::create(b, loc, resultDtype, q).getResult());
+    Value q = roundTo(b, loc, arith::DivFOp::create(b, loc, x, y), resultDtype);
     return math::FloorOp::create(b, loc, q);
   }
   if (dtype.isInteger(1)) // x // True is x, x // False is False
@@ -431,12 +437,7 @@ static Value emitExtreme(OpBuilder &b, Location loc, Value x, Value y,
 static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y,
                            Type resultDtype) {
   Type t = x.getType();
-  auto round = [&](Value v) -> Value {
-    if (!isFloatDtype(resultDtype) || resultDtype == t)
-      return v;
-    return arith::ExtFOp::create(
-        b, loc, t, arith::TruncFOp::create(b, loc, resultDtype, v).getResult());
-  };
+  auto round = [&](Value v) { return roundTo(b, loc, v, resultDtype); };
   Value hi = emitExtreme(b, loc, x, y, t, /*wantMax=*/true);
   Value lo = emitExtreme(b, loc, x, y, t, /*wantMax=*/false);
   Value inf = floatConstant(b, loc, t, INFINITY);
