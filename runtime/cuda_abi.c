@@ -35,6 +35,9 @@ typedef struct KernelFunction {
   CUfunction fn;
   /// Named in its module's MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL.
   bool dependentLaunch;
+  /// The dynamic shared memory the kernel opted in to (cuFuncSetAttribute);
+  /// 0: the default 48 KB.
+  int sharedOptIn;
   char name[]; ///< Named in error messages.
 } KernelFunction;
 
@@ -399,6 +402,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
       if (f) {
         f->fn = fn;
         f->dependentLaunch = isGridDependent(inst, name);
+        f->sharedOptIn = 0;
         memcpy(f->name, name, len + 1);
         f->next = inst->functions;
         inst->functions = f;
@@ -433,6 +437,33 @@ void mgpuStreamSynchronize(void *stream) {
                    dev->lastKernel ? dev->lastKernel : "(none)");
 }
 
+/// A launch with more than 48 KB of dynamic shared memory needs the
+/// kernel's opt-in first, once per function (the attribute is not stream
+/// work, so it is legal while a graph is captured).
+static bool allowSharedMemory(mlxrt_cuda_device *dev, KernelFunction *f,
+                              int32_t bytes) {
+  enum { DefaultDynamicShared = 48 << 10, MaxDynamicSharedAttribute = 8 };
+  if (bytes <= DefaultDynamicShared || bytes <= f->sharedOptIn)
+    return true;
+  if (!dev->drv->funcSetAttribute) {
+    mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,
+                      "kernel '%s' needs %d bytes of shared memory, and the "
+                      "driver has no cuFuncSetAttribute to allow more than "
+                      "48 KB",
+                      f->name, (int)bytes);
+    return false;
+  }
+  if (!mlxrt_cuda_check(dev,
+                        dev->drv->funcSetAttribute(
+                            f->fn, MaxDynamicSharedAttribute, (int)bytes),
+                        "cuFuncSetAttribute of kernel '%s' for %d bytes of "
+                        "dynamic shared memory",
+                        f->name, (int)bytes))
+    return false;
+  f->sharedOptIn = bytes;
+  return true;
+}
+
 static bool fitsUInt(intptr_t v) { return v >= 1 && (uintmax_t)v <= UINT_MAX; }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -463,6 +494,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   }
   dev->lastKernel = f->name;
+  if (!allowSharedMemory(dev, f, sharedMemBytes))
+    return;
   CUresult r;
   if (f->dependentLaunch) {
     CUlaunchAttribute attribute;

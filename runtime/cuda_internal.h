@@ -211,6 +211,9 @@ typedef struct mlxrt_cuda_driver {
                              void **params, void **extra);
   CUresult (*moduleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule module,
                               const char *name);
+  /// cuFuncSetAttribute (CUDA 9.0+; NULL before): a kernel's opt-in to
+  /// more than 48 KB of dynamic shared memory.
+  CUresult (*funcSetAttribute)(CUfunction f, int attribute, int value);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 

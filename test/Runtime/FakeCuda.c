@@ -48,6 +48,7 @@ typedef struct {
   FakeKernel fn;
   int numParams;
   size_t sizes[8];
+  int sharedOptIn; ///< cuFuncSetAttribute's dynamic shared memory limit.
 } KernelInfo;
 
 static KernelInfo Kernels[16];
@@ -69,6 +70,7 @@ static struct {
     {"live_graphs", 0},        // instantiated graphs not destroyed
     {"allocations", 0},        // device allocations made
     {"module_loads", 0},       // cuModuleLoadDataEx calls
+    {"shared_opt_ins", 0},     // cuFuncSetAttribute calls
     {"dependent_launches", 0}, // cuLaunchKernelEx with programmatic
                                // stream serialization
     {"heuristics", 0},         // cublasLtMatmulAlgoGetHeuristic calls
@@ -417,6 +419,9 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
   if (refuseWhileCapturing())
     return CAPTURE_UNSUPPORTED;
   ++*var("module_loads");
+  // A new module's functions start with the default attributes.
+  for (int i = 0; i < NumKernels; ++i)
+    Kernels[i].sharedOptIn = 0;
   memset(LastImage, 0, sizeof(LastImage));
   memcpy(LastImage, image, 16);
   traceImage(image);
@@ -441,15 +446,27 @@ CUresult cuModuleGetFunction(KernelInfo **fn, void *module, const char *name) {
 CUresult cuLaunchKernel(KernelInfo *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  (void)gx, (void)gy, (void)gz, (void)by, (void)bz, (void)smem, (void)stream;
+  (void)gx, (void)gy, (void)gz, (void)by, (void)bz, (void)stream;
   (void)extra;
   if (bx > 1024)
+    return INVALID_VALUE;
+  // As the driver: over 48 KB of dynamic shared memory needs the opt-in.
+  if (smem > 48 * 1024 && (int)smem > f->sharedOptIn)
     return INVALID_VALUE;
   // Parameters are copied at the launch (or its capture), as CUDA does.
   Node n = {.kind = NODE_KERNEL, .kernel = f};
   for (int i = 0; i < f->numParams; ++i)
     memcpy(n.params[i], params[i], f->sizes[i]);
   return enqueue(&n);
+}
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8), up to an H100's
+/// 227 KB a block.
+CUresult cuFuncSetAttribute(KernelInfo *f, int attribute, int value) {
+  if (attribute != 8 || value < 0 || value > 227 * 1024)
+    return INVALID_VALUE;
+  ++*var("shared_opt_ins");
+  f->sharedOptIn = value;
+  return OK;
 }
 CUresult cuModuleGetGlobal_v2(uintptr_t *ptr, size_t *bytes, void *module,
                               const char *name) {

@@ -50,6 +50,7 @@ void scaleBy(void **params) {
 void *Module;
 int Calls;
 unsigned Block = 256;
+int SharedBytes = 0; ///< Each launch's dynamic shared memory.
 const float Three = 3.0f;
 
 void launch(const char *name, std::vector<void *> values) {
@@ -60,8 +61,8 @@ void launch(const char *name, std::vector<void *> values) {
   for (void *&v : values)
     params.push_back(&v);
   params.push_back(&n);
-  mgpuLaunchKernel(fn, 1, 1, 1, Block, 1, 1, 0, stream, params.data(), nullptr,
-                   params.size());
+  mgpuLaunchKernel(fn, 1, 1, 1, Block, 1, 1, SharedBytes, stream, params.data(),
+                   nullptr, params.size());
   // The stock lowering synchronizes after every launch.
   mgpuStreamSynchronize(stream);
   mgpuStreamDestroy(stream);
@@ -150,7 +151,7 @@ protected:
          {"launches", "syncs", "captured", "graph_launches", "graph_updates",
           "update_failures", "capture_errors", "heuristics", "handles",
           "products", "fail_instantiate", "fail_update", "unsupported_m",
-          "no_pointer_arrays"})
+          "no_pointer_arrays", "shared_opt_ins"})
       F.set(name, 0);
     BadPointer = false;
     F.set("cc_major", 9);
@@ -160,6 +161,7 @@ protected:
     F.set("deferred", 1);
     Calls = 0;
     Block = 256;
+    SharedBytes = 0;
     S = ProductShape();
     open();
     Module = mgpuModuleLoadJIT(const_cast<char *>("fake PTX"), 3);
@@ -418,6 +420,38 @@ TEST_P(FakeCuda, FailedCaptureRunsUncapturedFromThenOn) {
   EXPECT_EQ(Calls, 4);
   EXPECT_EQ(F.get("graph_launches"), 0);
   EXPECT_EQ(F.get("launches"), 3 * 2);
+}
+
+TEST_P(FakeCuda, KernelsOptInToMoreSharedMemoryOnce) {
+  // 64 KB: each of the two kernels opts in at its first launch; its later
+  // launches, the capture and the graph's replays need nothing more.
+  SharedBytes = 64 << 10;
+  for (int r = 0; r < 4; ++r) {
+    setInput(float(r));
+    ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+    expectTimes(6, float(r));
+  }
+  EXPECT_EQ(F.get("shared_opt_ins"), 2);
+  EXPECT_GE(F.get("graph_launches"), 1);
+}
+
+TEST_P(FakeCuda, SharedMemoryUpTo48KBNeedsNoOptIn) {
+  SharedBytes = 48 << 10;
+  setInput(1);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 1);
+  EXPECT_EQ(F.get("shared_opt_ins"), 0);
+}
+
+TEST_P(FakeCuda, MoreSharedMemoryThanTheDeviceHasIsNamed) {
+  SharedBytes = 300 << 10;
+  setInput(1);
+  EXPECT_EQ(run(programEntry), MLXRT_ERROR_DEVICE);
+  EXPECT_TRUE(contains(Err.message,
+                       "cuFuncSetAttribute of kernel 'scale2' "
+                       "for 307200 bytes of dynamic shared memory"))
+      << Err.message;
+  EXPECT_EQ(F.get("launches"), 0);
 }
 
 TEST_P(FakeCuda, ErrorDuringCaptureIsTheProgramsError) {
