@@ -112,41 +112,95 @@ Value mlx::castScalar(OpBuilder &b, Location loc, Value value, Type from,
 // Unary
 //===----------------------------------------------------------------------===//
 
-/// MLX's erfinv: Giles' single-precision approximation ("Approximating the
-/// erfinv function", GPU Gems), as MLX's own kernels use.
+/// `v` (computed in a wider float) rounded to the float `dtype` and widened
+/// back: a step MLX computes in a half-precision dtype.
+static Value roundTo(OpBuilder &b, Location loc, Value v, Type dtype) {
+  if (!isFloatDtype(dtype) || dtype == v.getType())
+    return v;
+  return arith::ExtFOp::create(
+      b, loc, v.getType(),
+      arith::TruncFOp::create(b, loc, dtype, v).getResult());
+}
+
+/// exp(x) for a result of `dtype`. A half-precision one takes MLX's own
+/// float32 exp (2^(x log2 e): the integer part into the exponent bits, a
+/// Cephes polynomial for the fraction; inf above 88, 0 below -88), so that
+/// its rounding to the dtype agrees with MLX's bit for bit; wider types
+/// take math.exp.
+static Value emitExp(OpBuilder &b, Location loc, Value x, Type dtype) {
+  if (!isFloatDtype(dtype) || dtype.getIntOrFloatBitWidth() > 16 ||
+      !x.getType().isF32())
+    return math::ExpOp::create(b, loc, x);
+  auto c = [&](double v) { return floatConstant(b, loc, x.getType(), v); };
+  Value scaled = arith::MulFOp::create(b, loc, x, c(1.442695));
+  Value whole = math::FloorOp::create(
+      b, loc, arith::AddFOp::create(b, loc, scaled, c(0.5)));
+  Value fraction = arith::SubFOp::create(b, loc, scaled, whole);
+  Value p = c(1.535336188319500e-4);
+  for (double k :
+       {1.339887440266574e-3, 9.618437357674640e-3, 5.550332471162809e-2,
+        2.402264791363012e-1, 6.931472028550421e-1, 1.0})
+    p = math::FmaOp::create(b, loc, p, fraction, c(k));
+  Type i32 = b.getI32Type();
+  Value exponent = arith::ShLIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, arith::FPToSIOp::create(b, loc, i32, whole),
+                            intConstant(b, loc, i32, 127)),
+      intConstant(b, loc, i32, 23));
+  Value r = arith::MulFOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, x.getType(), exponent), p);
+  auto cmp = [&](arith::CmpFPredicate pred, double bound) {
+    return arith::CmpFOp::create(b, loc, pred, x, c(bound));
+  };
+  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OLT, -88.0),
+                              c(0.0), r);
+  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OGT, 88.0),
+                              c(INFINITY), r);
+  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, loc, isNan, x, r);
+}
+
+/// MLX's erfinv as its CPU kernel computes it: with t = log(1 - x^2), x
+/// times one of two polynomials in t (the first where |t| > 6.125), each
+/// step an FMA; erfinv(+-1) is +-inf and |x| > 1 NaN through the log.
 static Value emitErfinv(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
   auto c = [&](double v) { return floatConstant(b, loc, t, v); };
-  auto mul = [&](Value p, Value q) {
-    return arith::MulFOp::create(b, loc, p, q);
-  };
-  auto add = [&](Value p, Value q) {
-    return arith::AddFOp::create(b, loc, p, q);
-  };
   auto horner = [&](Value w, ArrayRef<double> coeffs) {
     Value p = c(coeffs.front());
     for (double k : coeffs.drop_front())
-      p = add(c(k), mul(p, w));
+      p = math::FmaOp::create(b, loc, p, w, c(k));
     return p;
   };
-  // w = -log((1 - x) * (1 + x))
-  Value oneMinus = arith::SubFOp::create(b, loc, c(1), x);
-  Value onePlus = add(c(1), x);
-  Value w = arith::NegFOp::create(
-      b, loc, math::LogOp::create(b, loc, mul(oneMinus, onePlus)));
-  Value small =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w, c(5.0));
-  Value ws = arith::SubFOp::create(b, loc, w, c(2.5));
-  Value pSmall = horner(ws, {2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
-                             -4.39150654e-06, 0.00021858087, -0.00125372503,
-                             -0.00417768164, 0.246640727, 1.50140941});
-  Value wl =
-      arith::SubFOp::create(b, loc, math::SqrtOp::create(b, loc, w), c(3.0));
-  Value pLarge = horner(wl, {-0.000200214257, 0.000100950558, 0.00134934322,
-                             -0.00367342844, 0.00573950773, -0.0076224613,
-                             0.00943887047, 1.00167406, 2.83297682});
-  Value p = arith::SelectOp::create(b, loc, small, pSmall, pLarge);
-  return mul(p, x);
+  Value w = math::LogOp::create(
+      b, loc,
+      math::FmaOp::create(b, loc, x, arith::NegFOp::create(b, loc, x), c(1)));
+  Value tail = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                     math::AbsFOp::create(b, loc, w), c(6.125));
+  Value pTail = horner(w, {3.03697567e-10, 2.93243101e-8, 1.22150334e-6,
+                           2.84108955e-5, 3.93552968e-4, 3.02698812e-3,
+                           4.83185798e-3, -2.64646143e-1, 8.40016484e-1});
+  Value pCentral =
+      horner(w, {5.43877832e-9, 1.43285448e-7, 1.22774793e-6, 1.12963626e-7,
+                 -5.61530760e-5, -1.47697632e-4, 2.31468678e-3, 1.15392581e-2,
+                 -2.32015476e-1, 8.86226892e-1});
+  Value p = arith::SelectOp::create(b, loc, tail, pTail, pCentral);
+  return arith::MulFOp::create(b, loc, x, p);
+}
+
+/// MLX's sigmoid: with e = exp(|x|) in the dtype, y = 1 / (1 + e), and y
+/// for x < 0, else 1 - y.
+static Value emitSigmoid(OpBuilder &b, Location loc, Value x, Type dtype) {
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value e = roundTo(
+      b, loc, emitExp(b, loc, math::AbsFOp::create(b, loc, x), dtype), dtype);
+  Value y =
+      arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+  Value negative =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                            floatConstant(b, loc, x.getType(), 0.0));
+  return arith::SelectOp::create(b, loc, negative, y,
+                                 arith::SubFOp::create(b, loc, one, y));
 }
 
 static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
@@ -241,8 +295,13 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
   Value r =
       TypeSwitch<Operation *, Value>(op)
           .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, f); })
-          .Case([&](RsqrtOp) { return math::RsqrtOp::create(b, loc, f); })
-          .Case([&](ExpOp) { return math::ExpOp::create(b, loc, f); })
+          .Case([&](RsqrtOp) {
+            // 1 / sqrt(x), the root rounded to the dtype first, as MLX.
+            return arith::DivFOp::create(
+                b, loc, one(),
+                roundTo(b, loc, math::SqrtOp::create(b, loc, f), out));
+          })
+          .Case([&](ExpOp) { return emitExp(b, loc, f, out); })
           .Case([&](Expm1Op) { return math::ExpM1Op::create(b, loc, f); })
           .Case([&](LogOp) { return math::LogOp::create(b, loc, f); })
           .Case([&](Log2Op) { return math::Log2Op::create(b, loc, f); })
@@ -262,12 +321,7 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
           .Case([&](ArctanhOp) { return math::AtanhOp::create(b, loc, f); })
           .Case([&](ErfOp) { return math::ErfOp::create(b, loc, f); })
           .Case([&](ErfinvOp) { return emitErfinv(b, loc, f); })
-          .Case([&](SigmoidOp) {
-            Value e =
-                math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, f));
-            return arith::DivFOp::create(
-                b, loc, one(), arith::AddFOp::create(b, loc, one(), e));
-          })
+          .Case([&](SigmoidOp) { return emitSigmoid(b, loc, f, out); })
           .Default([](Operation *) { return Value(); });
   if (!r)
     return failure();
@@ -345,16 +399,6 @@ static Value emitRemainder(OpBuilder &b, Location loc, Value x, Value y,
                                 arith::AddIOp::create(b, loc, r, d), r);
   }
   return arith::SelectOp::create(b, loc, g.isZero, x, r);
-}
-
-/// `v` (computed in a wider float) rounded to the float `dtype` and widened
-/// back: a step MLX computes in a half-precision dtype.
-static Value roundTo(OpBuilder &b, Location loc, Value v, Type dtype) {
-  if (!isFloatDtype(dtype) || dtype == v.getType())
-    return v;
-  return arith::ExtFOp::create(
-      b, loc, v.getType(),
-      arith::TruncFOp::create(b, loc, dtype, v).getResult());
 }
 
 /// `dtype` is the type the division runs in; `resultDtype` MLX's (a half
@@ -447,7 +491,7 @@ static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y,
   Value hiIsInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, inf);
   Value diff = round(arith::SubFOp::create(b, loc, lo, hi));
-  Value exp = round(math::ExpOp::create(b, loc, diff));
+  Value exp = round(emitExp(b, loc, diff, resultDtype));
   Value sum = arith::AddFOp::create(b, loc, hi,
                                     round(math::Log1pOp::create(b, loc, exp)));
   return arith::SelectOp::create(
