@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 DEST=${2:-build-gpu/suite}
-rm -rf "$DEST"
+rm -rf "$DEST" "$DEST"-?
 mkdir -p "$DEST/cases"
 fail=0
 prepare() { # GRAPH WORKDIR [MLXC ARGS]
@@ -108,18 +108,5 @@ done
 cp "$BUILD/unittests/Runtime/MlxrtTests" "$DEST/"
 cp test/E2E/check.py test/gpu/run.sh "$DEST/"
 echo "prepared $(ls "$DEST/cases" | wc -l) cases and $(ls "$DEST/lm/cases" | wc -l) language models in $DEST ($(du -sh "$DEST" | cut -f1))"
-# The device tool carries 64 MiB a call, the working tree included: a
-# larger suite is split in three parts that run.sh runs one at a time (each
-# part is a suite of its own): the cases, the largest cases with the
-# language models, the PTX and cubin-only builds.
-if [ "$(du -sb "$DEST" | cut -f1)" -gt $((56 << 20)) ]; then
-  rm -rf "$DEST-b" "$DEST-c" && mkdir -p "$DEST-b/cases" "$DEST-c"
-  cp "$DEST/check.py" "$DEST/run.sh" "$DEST-b/" && cp "$DEST/check.py" "$DEST/run.sh" "$DEST-c/"
-  mv "$DEST/lm" "$DEST-b/" && mv "$DEST/ptx" "$DEST/cubin-only" "$DEST/random" "$DEST-c/"
-  # The largest cases too, until the first part leaves 12 MiB for the tree.
-  while [ "$(du -sb "$DEST" | cut -f1)" -gt $((52 << 20)) ]; do
-    mv "$(du -sb "$DEST"/cases/* | sort -rn | head -1 | cut -f2)" "$DEST-b/cases/"
-  done
-  echo "split for the device tool: $DEST ($(du -sh "$DEST" | cut -f1)), $DEST-b ($(du -sh "$DEST-b" | cut -f1)) and $DEST-c ($(du -sh "$DEST-c" | cut -f1)); run all three"
-fi
+test/gpu/split.sh "$DEST" || fail=1
 exit $fail
