@@ -122,44 +122,6 @@ static Value roundTo(OpBuilder &b, Location loc, Value v, Type dtype) {
       arith::TruncFOp::create(b, loc, dtype, v).getResult());
 }
 
-/// exp(x) for a result of `dtype`. A half-precision one takes MLX's own
-/// float32 exp (2^(x log2 e): the integer part into the exponent bits, a
-/// Cephes polynomial for the fraction; inf above 88, 0 below -88), so that
-/// its rounding to the dtype agrees with MLX's bit for bit; wider types
-/// take math.exp.
-static Value emitExp(OpBuilder &b, Location loc, Value x, Type dtype) {
-  if (!isFloatDtype(dtype) || dtype.getIntOrFloatBitWidth() > 16 ||
-      !x.getType().isF32())
-    return math::ExpOp::create(b, loc, x);
-  auto c = [&](double v) { return floatConstant(b, loc, x.getType(), v); };
-  Value scaled = arith::MulFOp::create(b, loc, x, c(1.442695));
-  Value whole = math::FloorOp::create(
-      b, loc, arith::AddFOp::create(b, loc, scaled, c(0.5)));
-  Value fraction = arith::SubFOp::create(b, loc, scaled, whole);
-  Value p = c(1.535336188319500e-4);
-  for (double k :
-       {1.339887440266574e-3, 9.618437357674640e-3, 5.550332471162809e-2,
-        2.402264791363012e-1, 6.931472028550421e-1, 1.0})
-    p = math::FmaOp::create(b, loc, p, fraction, c(k));
-  Type i32 = b.getI32Type();
-  Value exponent = arith::ShLIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, arith::FPToSIOp::create(b, loc, i32, whole),
-                            intConstant(b, loc, i32, 127)),
-      intConstant(b, loc, i32, 23));
-  Value r = arith::MulFOp::create(
-      b, loc, arith::BitcastOp::create(b, loc, x.getType(), exponent), p);
-  auto cmp = [&](arith::CmpFPredicate pred, double bound) {
-    return arith::CmpFOp::create(b, loc, pred, x, c(bound));
-  };
-  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OLT, -88.0),
-                              c(0.0), r);
-  r = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OGT, 88.0),
-                              c(INFINITY), r);
-  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, loc, isNan, x, r);
-}
-
 /// MLX's erfinv as its CPU kernel computes it: with t = log(1 - x^2), x
 /// times one of two polynomials in t (the first where |t| > 6.125), each
 /// step an FMA; erfinv(+-1) is +-inf and |x| > 1 NaN through the log.
@@ -193,7 +155,8 @@ static Value emitErfinv(OpBuilder &b, Location loc, Value x) {
 static Value emitSigmoid(OpBuilder &b, Location loc, Value x, Type dtype) {
   Value one = floatConstant(b, loc, x.getType(), 1.0);
   Value e = roundTo(
-      b, loc, emitExp(b, loc, math::AbsFOp::create(b, loc, x), dtype), dtype);
+      b, loc, math::ExpOp::create(b, loc, math::AbsFOp::create(b, loc, x)),
+      dtype);
   Value y =
       arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
   Value negative =
@@ -301,7 +264,7 @@ static FailureOr<Value> emitUnary(OpBuilder &b, Location loc, Operation *op,
                 b, loc, one(),
                 roundTo(b, loc, math::SqrtOp::create(b, loc, f), out));
           })
-          .Case([&](ExpOp) { return emitExp(b, loc, f, out); })
+          .Case([&](ExpOp) { return math::ExpOp::create(b, loc, f); })
           .Case([&](Expm1Op) { return math::ExpM1Op::create(b, loc, f); })
           .Case([&](LogOp) { return math::LogOp::create(b, loc, f); })
           .Case([&](Log2Op) { return math::Log2Op::create(b, loc, f); })
@@ -491,7 +454,7 @@ static Value emitLogaddexp(OpBuilder &b, Location loc, Value x, Value y,
   Value hiIsInf =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, hi, inf);
   Value diff = round(arith::SubFOp::create(b, loc, lo, hi));
-  Value exp = round(emitExp(b, loc, diff, resultDtype));
+  Value exp = round(math::ExpOp::create(b, loc, diff));
   Value sum = arith::AddFOp::create(b, loc, hi,
                                     round(math::Log1pOp::create(b, loc, exp)));
   return arith::SelectOp::create(

@@ -18,7 +18,8 @@
 // CHECK-LABEL: gpu.module
 // CHECK: gpu.func @mlxc_graph_cuda_w8mid_kernel(
 // CHECK: gpu.shuffle xor
-// CHECK: math.rsqrt
+// CHECK: %[[ROOT:.*]] = math.sqrt
+// CHECK: arith.divf %{{.*}}, %[[ROOT]]
 // CHECK: gpu.return
 module attributes {mlx.mlxfn_version = "0.32.4"} {
   func.func @w8mid(%arg0: tensor<1x4x1025x128xbf16> {mlx.name = "k_cache"}, %arg1: tensor<i32> {mlx.name = "offset"}, %arg2: tensor<1x4x1025x128xbf16> {mlx.name = "v_cache"}, %arg3: tensor<1024x512xbf16> {mlx.name = "wd"}, %arg4: tensor<512x1024xbf16> {mlx.name = "wg"}, %arg5: tensor<512x512xbf16> {mlx.name = "wk"}, %arg6: tensor<512xbf16> {mlx.name = "wn1"}, %arg7: tensor<512xbf16> {mlx.name = "wn2"}, %arg8: tensor<512x512xbf16> {mlx.name = "wo"}, %arg9: tensor<512x512xbf16> {mlx.name = "wq"}, %arg10: tensor<512x1024xbf16> {mlx.name = "wu"}, %arg11: tensor<512x512xbf16> {mlx.name = "wv"}, %arg12: tensor<1x1x512xbf16> {mlx.name = "x"}) -> (tensor<1x1x512xbf16> {mlx.name = "out0"}, tensor<1x4x1025x128xbf16> {mlx.name = "out1"}, tensor<1x4x1025x128xbf16> {mlx.name = "out2"}) {
