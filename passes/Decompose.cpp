@@ -264,6 +264,45 @@ struct DecomposeBlockMaskedMm final : OpRewritePattern<BlockMaskedMmOp> {
   }
 };
 
+/// masked_scatter as a gather: per batch, the i-th true element of the mask
+/// takes value number (trues before i), an exclusive running count. A count
+/// past the batch's values (MLX raises there) reads its last value.
+struct DecomposeMaskedScatter final : OpRewritePattern<MaskedScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaskedScatterOp op,
+                                PatternRewriter &rewriter) const override {
+    GraphBuilder g(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+    if (!type.hasStaticShape() || !valuesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    int64_t batch = type.getDimSize(0);
+    int64_t perBatch = batch ? type.getNumElements() / batch : 0;
+    int64_t valuesPerBatch = batch ? valuesType.getNumElements() / batch : 0;
+    if (perBatch == 0 || valuesPerBatch == 0) {
+      rewriter.replaceOp(op, op.getX());
+      return success();
+    }
+    Value mask = g.reshape(op.getMask(), {batch, perBatch});
+    Type counter = rewriter.getI32Type();
+    if (perBatch > std::numeric_limits<int32_t>::max())
+      counter = rewriter.getI64Type();
+    Value before =
+        g.op<CumsumOp>(g.astype(mask, counter),
+                       {g.attr("axis", rewriter.getI64IntegerAttr(1)),
+                        g.attr("inclusive", rewriter.getBoolAttr(false))});
+    Value values = g.reshape(op.getValues(), {batch, valuesPerBatch});
+    Value taken = g.op<TakeAlongAxisOp>(
+        {values,
+         g.op<MinimumOp>({before, g.scalar(counter, valuesPerBatch - 1)})},
+        {g.attr("axis", rewriter.getI64IntegerAttr(1))});
+    Value x = g.reshape(op.getX(), {batch, perBatch});
+    rewriter.replaceOp(
+        op, g.reshape(g.op<SelectOp>({mask, taken, x}), type.getShape()));
+    return success();
+  }
+};
+
 /// matmul of 1-D operands: promote to matrices, multiply, drop the axis.
 struct DecomposeVectorMatmul final : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -454,8 +493,8 @@ void mlx::populateMlxDecomposePatterns(RewritePatternSet &patterns,
                                        bool keepAttention) {
   patterns.add<DecomposeSoftmax, DecomposeLogsumexp, DecomposeRmsNorm,
                DecomposeLayerNorm, DecomposeAddmm, DecomposeDivmod,
-               DecomposeBlockMaskedMm, DecomposeVectorMatmul,
-               FoldBroadcastBatchIntoRows, TransposeOfUnitAxesToReshape>(
-      patterns.getContext());
+               DecomposeBlockMaskedMm, DecomposeMaskedScatter,
+               DecomposeVectorMatmul, FoldBroadcastBatchIntoRows,
+               TransposeOfUnitAxesToReshape>(patterns.getContext());
   patterns.add<DecomposeAttention>(patterns.getContext(), keepAttention);
 }

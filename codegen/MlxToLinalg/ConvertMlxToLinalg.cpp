@@ -149,50 +149,51 @@ struct ConvertMlxToLinalgPass final
 
     // Name every op that has no lowering before the generic failure.
     bool unsupported = false;
-    getOperation().walk([&](Operation *op) {
-      if (!isa<MlxDialect>(op->getDialect()))
-        return;
-      auto attention = dyn_cast<ScaledDotProductAttentionOp>(op);
-      if (attention && canFormAttentionKernel(attention))
-        return;
-      if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
-              ScaledDotProductAttentionOp, AddmmOp, DivmodOp, BlockMaskedMmOp>(
-              op)) {
-        op->emitOpError() << "is a composite op; run mlx-decompose before "
-                             "convert-mlx-to-linalg";
-        unsupported = true;
-        return;
-      }
-      std::optional<QuantizationMode> mode = getQuantizationMode(op);
-      if (mode && *mode != QuantizationMode::affine) {
-        op->emitOpError() << "has no lowering in mlxc's code generator for "
-                             "quantization mode '"
-                          << stringifyQuantizationMode(*mode)
-                          << "' (only affine mode lowers)";
-        unsupported = true;
-        return;
-      }
-      if (!hasLinalgLowering(op)) {
-        op->emitOpError()
-            << "has no lowering in mlxc's code generator (it "
-               "lowers elementwise, creation, layout, gather, "
-               "scatter, sort, random, reduction, scan, matmul, "
-               "convolution, inverse, cholesky, qr, eigvalsh, svdvals, "
-               "affine quantization and the decomposed "
-               "composite ops)";
-        unsupported = true;
-        return;
-      }
-      for (Type type : op->getResultTypes())
-        if (auto tensor = dyn_cast<RankedTensorType>(type);
-            tensor && !tensor.hasStaticShape()) {
-          op->emitError() << "dynamic shapes are not supported by the code "
-                             "generator yet (result type "
-                          << type << ")";
-          unsupported = true;
-          return;
-        }
-    });
+    getOperation().walk(
+        [&](Operation *op) {
+          if (!isa<MlxDialect>(op->getDialect()))
+            return;
+          auto attention = dyn_cast<ScaledDotProductAttentionOp>(op);
+          if (attention && canFormAttentionKernel(attention))
+            return;
+          if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
+                  ScaledDotProductAttentionOp, AddmmOp, DivmodOp,
+                  BlockMaskedMmOp, MaskedScatterOp>(op)) {
+            op->emitOpError() << "is a composite op; run mlx-decompose before "
+                                 "convert-mlx-to-linalg";
+            unsupported = true;
+            return;
+          }
+          std::optional<QuantizationMode> mode = getQuantizationMode(op);
+          if (mode && *mode != QuantizationMode::affine) {
+            op->emitOpError() << "has no lowering in mlxc's code generator for "
+                                 "quantization mode '"
+                              << stringifyQuantizationMode(*mode)
+                              << "' (only affine mode lowers)";
+            unsupported = true;
+            return;
+          }
+          if (!hasLinalgLowering(op)) {
+            op->emitOpError()
+                << "has no lowering in mlxc's code generator (it "
+                   "lowers elementwise, creation, layout, gather, "
+                   "scatter, sort, random, reduction, scan, matmul, "
+                   "convolution, inverse, cholesky, qr, eigvalsh, svdvals, "
+                   "affine quantization and the decomposed "
+                   "composite ops)";
+            unsupported = true;
+            return;
+          }
+          for (Type type : op->getResultTypes())
+            if (auto tensor = dyn_cast<RankedTensorType>(type);
+                tensor && !tensor.hasStaticShape()) {
+              op->emitError() << "dynamic shapes are not supported by the code "
+                                 "generator yet (result type "
+                              << type << ")";
+              unsupported = true;
+              return;
+            }
+        });
     if (unsupported)
       return signalPassFailure();
     if (failed(

@@ -166,6 +166,37 @@ LogicalResult ScatterAddAxisOp::inferReturnTypes(MLIRContext *,
                                 adaptor.getAxis(), types);
 }
 
+LogicalResult MaskedScatterOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  RankedTensorType x = tensorType(adaptor.getX());
+  RankedTensorType mask = tensorType(adaptor.getMask());
+  RankedTensorType values = tensorType(adaptor.getValues());
+  StringRef name = getOperationName();
+  if (mask.getShape() != x.getShape())
+    return emitInferError(loc, name,
+                          "the mask " + formatShape(mask.getShape()) +
+                              " must have the shape of the input " +
+                              formatShape(x.getShape()));
+  if (values.getElementType() != x.getElementType())
+    return emitInferError(loc, name,
+                          "the values (" +
+                              getDtypeName(values.getElementType()) +
+                              ") must have the input's dtype (" +
+                              getDtypeName(x.getElementType()) + ")");
+  // Axis 0 is the batch of both (MLX adds it before the primitive).
+  if (x.getRank() == 0 || values.getRank() == 0 ||
+      values.getDimSize(0) != x.getDimSize(0))
+    return emitInferError(
+        loc, name,
+        "the input " + formatShape(x.getShape()) + " and the values " +
+            formatShape(values.getShape()) +
+            " must be at least 1-D with one batch size (axis 0)");
+  types.push_back(x);
+  return success();
+}
+
 LogicalResult SearchSortedOp::inferReturnTypes(MLIRContext *context,
                                                std::optional<Location> loc,
                                                Adaptor adaptor,

@@ -50,6 +50,7 @@ def Mlx_IndexDtype : AnyTypeOf<[Mlx_SignedInt, Mlx_UnsignedInt],
 def Mlx_Tensor : RankedTensorOf<[Mlx_Dtype]>;
 def Mlx_FloatTensor : RankedTensorOf<[Mlx_Float]>;
 def Mlx_IndexTensor : RankedTensorOf<[Mlx_IndexDtype]>;
+def Mlx_BoolTensor : RankedTensorOf<[I1]>;
 
 def Mlx_DtypeAttr : TypeAttrBase<"::mlir::Type", "MLX dtype"> {
   let predicate = CPred<"::mlir::mlx::isMlxDtype("

@@ -604,6 +604,29 @@ class Mlx_ScatterAxisOp<string mnemonic, string what>
 def Mlx_PutAlongAxisOp : Mlx_ScatterAxisOp<"put_along_axis", "written">;
 def Mlx_ScatterAddAxisOp : Mlx_ScatterAxisOp<"scatter_add_axis", "added">;
 
+def Mlx_MaskedScatterOp : Mlx_InferredOp<"masked_scatter"> {
+  let summary = "write values where a mask is true (MLX: `a[mask] = v`)";
+  let description = [{
+    MLX's MaskedScatter primitive. Along axis 0 of `x` (the batch), the
+    elements where `mask` (of `x`'s shape) is true, in row-major order, take
+    the batch's elements of `values` one after another; the others keep
+    `x`'s. `values` is at least 1-D, of `x`'s dtype, with `x`'s batch size.
+    Where a batch's mask has more true elements than its values, MLX raises
+    an error at run time; mlxc repeats the batch's last value there.
+
+    ```mlir
+    %y = mlx.masked_scatter %x, %mask, %v : tensor<1x4x8xf32>, tensor<1x4x8xi1>, tensor<1x32xf32>
+    ```
+  }];
+  let arguments = (ins Mlx_Tensor:$x, Mlx_BoolTensor:$mask,
+                       Mlx_Tensor:$values);
+  let results = (outs Mlx_Tensor:$result);
+  let assemblyFormat = [{
+    $x `,` $mask `,` $values attr-dict `:` type($x) `,` type($mask) `,`
+    type($values)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Sorting
 //===----------------------------------------------------------------------===//

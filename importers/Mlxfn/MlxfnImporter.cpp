@@ -193,14 +193,20 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
       return success();
     return failure();
   };
-  auto build = [&](StringRef op, ValueRange args,
-                   ArrayRef<NamedAttribute> attrs = {}) -> FailureOr<Values> {
+  // Ops take the types the file gives; the verifier checks them afterwards.
+  auto buildTyped = [&](StringRef op, ValueRange args,
+                        ArrayRef<NamedAttribute> attrs,
+                        TypeRange types) -> Values {
     OperationState state(loc, ("mlx." + op).str());
     state.addOperands(args);
     state.addAttributes(attrs);
-    state.addTypes(resultTypes);
+    state.addTypes(types);
     Operation *created = builder.create(state);
     return Values(created->getResults());
+  };
+  auto build = [&](StringRef op, ValueRange args,
+                   ArrayRef<NamedAttribute> attrs = {}) -> FailureOr<Values> {
+    return buildTyped(op, args, attrs, resultTypes);
   };
   auto attr = [&](StringRef key, Attribute value) {
     return b.getNamedAttr(key, value);
@@ -262,6 +268,7 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                          .Case("Remainder", "remainder")
                          .Case("Subtract", "subtract")
                          .Case("Select", "select")
+                         .Case("MaskedScatter", "masked_scatter")
                          .Case("Matmul", "matmul")
                          .Case("Full", "full")
                          .Default("");
@@ -345,13 +352,26 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   };
   if (name == "Slice" || name == "SliceUpdate") {
     bool update = name == "SliceUpdate";
-    if (update && s.has(0) && s.i(0) != 4)
-      return unsupported("with a reduction (" + Twine(s.i(0)) +
-                         ") has no mlx op");
+    // MLX's SliceUpdate::ReduceType: Max, Min, Sum, Prod, None.
+    static const char *const reductions[] = {"maximum", "minimum", "add",
+                                             "multiply"};
+    int64_t reduction = update && s.has(0) ? s.i(0) : 4;
+    if (reduction < 0 || reduction > 4)
+      return unsupported("has an unknown reduction " + Twine(reduction));
     FailureOr<SmallVector<NamedAttribute>> attrs = sliceAttrs(update ? 1 : 0);
     if (failed(attrs))
       return unsupported("has bounds that do not match the input's rank");
-    return build(update ? "slice_update" : "slice", operands, *attrs);
+    if (!update || reduction == 4)
+      return build(update ? "slice_update" : "slice", operands, *attrs);
+    // x.at[slice].add(v) and the like: the slice combined with the update
+    // (which has the slice's shape and the input's dtype), written back.
+    if (operands.size() != 2)
+      return unsupported("needs 2 inputs");
+    Type sliceType = operands[1].getType();
+    Value slice = buildTyped("slice", operands[0], *attrs, sliceType)[0];
+    Value combined = buildTyped(reductions[reduction], {slice, operands[1]}, {},
+                                sliceType)[0];
+    return build("slice_update", {operands[0], combined}, *attrs);
   }
   if (name == "DynamicSlice")
     return build("dynamic_slice", operands,

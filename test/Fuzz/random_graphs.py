@@ -359,7 +359,17 @@ def op_index(rng, g, vals):
         return None
     ax = int(rng.integers(x.ndim))
     d = x.shape[ax]
-    k = rng.integers(3)
+    k = rng.integers(4)
+    if k == 3:  # y[mask] = v with a computed mask (MaskedScatter)
+        if x.dtype == mx.bool_:
+            return None
+        upd = ("input", (x.size,), x.dtype)
+
+        def assign(a, u):
+            y = a * 1
+            y[a > 0] = u
+            return y
+        return "y[y > 0] = v", assign, [x, upd]
     if k == 0:
         n = int(rng.integers(1, 6))
         idx = rng.integers(-d, d, (n,) if rng.random() < 0.7 else (2, n))

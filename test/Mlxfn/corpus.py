@@ -491,6 +491,43 @@ def ops_scatter():
 
 
 @model
+def ops_masked_scatter():
+    """Boolean-mask assignment `y[mask] = v` (MaskedScatter): a full mask
+    taking a flat array, a row mask taking rows or one broadcast row, a
+    scalar, integers, bfloat16, and a mask with fewer true elements than
+    values (the first ones are taken)."""
+    def assign(x, mask, v):
+        y = x * 1
+        y[mask] = v
+        return y
+
+    def fn(x, m, v, rows, row, i, b, bm, bv):
+        return (assign(x, m, v), assign(x, rows, v.reshape(-1, 8)[:3]),
+                assign(x, rows, row), assign(x, m, 0.5),
+                assign(i, i % 3 == 0, mx.arange(100, 104, dtype=mx.int32)),
+                assign(b, bm, bv), assign(x, x > 1.0, v))
+    return fn, [normal(6, 8), normal(6, 8) > 0, normal(48),
+                mx.array([True, False, True, False, False, True]), normal(8),
+                mx.arange(12, dtype=mx.int32).reshape(3, 4),
+                normal(2, 3, 4, dtype=mx.bfloat16), normal(2, 3) > 0,
+                normal(6, 4, dtype=mx.bfloat16)], {}
+
+
+@model
+def ops_slice_update_reduce():
+    """`x.at[slice].add/multiply/maximum/minimum(v)` (SliceUpdate with a
+    reduction), as YaRN's RoPE scales the rotated part of a head: strided,
+    reversed and scalar updates, integers."""
+    def fn(x, v, i):
+        return (x.at[..., :8].multiply(1.5), x.at[1:3, ::2].add(v),
+                x.at[::-2, 6:].maximum(v), x.at[:2].minimum(0.0),
+                i.at[1:, :2].add(mx.array(7, dtype=mx.int32)),
+                i.at[:, 1].multiply(i[:, 0]))
+    return fn, [normal(4, 12), normal(2, 6),
+                mx.arange(12, dtype=mx.int32).reshape(3, 4)], {}
+
+
+@model
 def ops_sort():
     def fn(x):
         top = mx.argsort(-x, axis=-1)[:, :3]  # top-3 as in sampling

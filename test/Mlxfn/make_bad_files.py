@@ -8,7 +8,7 @@ import numpy as np
 import mlx.core as mx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mlxfn_writer import Function, boolean, u64, write  # noqa: E402
+from mlxfn_writer import Function, boolean, i32, u64, vec_i32, write  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -59,3 +59,15 @@ fn = Function()
 x = fn.input((3,), "float32")
 fn.outputs = [fn.op("Exp", [x], b"", (4,), "float32")]
 write(path("wrong_shape.mlxfn"), [fn])
+# x.at[0:3].add(v) whose update is not of the slice's shape.
+fn = Function()
+x, v = fn.input((4,), "float32"), fn.input((2,), "float32")
+state = i32(2) + vec_i32([0]) + vec_i32([3]) + vec_i32([1])
+fn.outputs = [fn.op("SliceUpdate", [x, v], state, (4,), "float32")]
+write(path("slice_add_shape.mlxfn"), [fn])
+# x[mask] = v with a mask of another shape than x.
+fn = Function()
+x, m = fn.input((1, 4), "float32"), fn.input((1, 3), "bool")
+v = fn.input((1, 4), "float32")
+fn.outputs = [fn.op("MaskedScatter", [x, m, v], b"", (1, 4), "float32")]
+write(path("masked_scatter_shape.mlxfn"), [fn])

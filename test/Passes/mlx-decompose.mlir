@@ -172,6 +172,39 @@ func.func @grouped_product(%q: tensor<2x4x3x8xf32>, %k: tensor<2x1x8x5xf32>) -> 
 
 // -----
 
+// masked_scatter: per batch, an exclusive running count of the mask picks
+// the value (at most the last one) where the mask is true.
+// CHECK-LABEL: func.func @masked_scatter
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<2x3x4xf32>, %[[M:[^:]+]]: tensor<2x3x4xi1>, %[[V:[^:]+]]: tensor<2x5xf32>)
+// CHECK:         %[[LAST:.+]] = mlx.constant dense<4> : tensor<i32>
+// CHECK:         %[[M2:.+]] = mlx.reshape %[[M]] {shape = array<i64: 2, 12>}
+// CHECK:         %[[MI:.+]] = mlx.astype %[[M2]] : tensor<2x12xi1> to i32
+// CHECK:         %[[C:.+]] = mlx.cumsum %[[MI]] {axis = 1 : i64, inclusive = false}
+// CHECK:         %[[I:.+]] = mlx.minimum %[[C]], %[[LAST]]
+// CHECK:         %[[T:.+]] = mlx.take_along_axis %[[V]], %[[I]] {axis = 1 : i64} : tensor<2x5xf32>, tensor<2x12xi32>
+// CHECK:         %[[X2:.+]] = mlx.reshape %[[X]] {shape = array<i64: 2, 12>}
+// CHECK:         %[[S:.+]] = mlx.select %[[M2]], %[[T]], %[[X2]]
+// CHECK:         %[[Y:.+]] = mlx.reshape %[[S]] {shape = array<i64: 2, 3, 4>}
+// CHECK:         return %[[Y]]
+func.func @masked_scatter(%x: tensor<2x3x4xf32>, %m: tensor<2x3x4xi1>, %v: tensor<2x5xf32>) -> tensor<2x3x4xf32> {
+  %y = mlx.masked_scatter %x, %m, %v : tensor<2x3x4xf32>, tensor<2x3x4xi1>, tensor<2x5xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// No values, or an empty input: the input unchanged.
+// CHECK-LABEL: func.func @masked_scatter_nothing
+// CHECK-NOT:     mlx.
+// CHECK:         return %arg0, %arg3
+func.func @masked_scatter_nothing(%x: tensor<1x4xf32>, %m: tensor<1x4xi1>, %v: tensor<1x0xf32>, %e: tensor<1x0xf32>, %em: tensor<1x0xi1>) -> (tensor<1x4xf32>, tensor<1x0xf32>) {
+  %y = mlx.masked_scatter %x, %m, %v : tensor<1x4xf32>, tensor<1x4xi1>, tensor<1x0xf32>
+  %z = mlx.masked_scatter %e, %em, %v : tensor<1x0xf32>, tensor<1x0xi1>, tensor<1x0xf32>
+  return %y, %z : tensor<1x4xf32>, tensor<1x0xf32>
+}
+
+// -----
+
 // block_masked_mm: each mask spread over its blocks (the last ones partial:
 // sliced), a float mask scaling the operand and a boolean one zeroing the
 // product.

@@ -1833,3 +1833,35 @@ func.func @svdvals_int(%a: tensor<4x3xf16>) {
   %0 = mlx.svdvals %a : tensor<4x3xf16>
   return
 }
+
+// -----
+
+func.func @masked_scatter_mask_shape(%x: tensor<1x4x8xf32>, %m: tensor<1x4xi1>, %v: tensor<1x32xf32>) {
+  // expected-error @+1 {{'mlx.masked_scatter' op the mask [1, 4] must have the shape of the input [1, 4, 8]}}
+  %0 = mlx.masked_scatter %x, %m, %v : tensor<1x4x8xf32>, tensor<1x4xi1>, tensor<1x32xf32>
+  return
+}
+
+// -----
+
+func.func @masked_scatter_mask_dtype(%x: tensor<1x4xf32>, %m: tensor<1x4xi32>, %v: tensor<1x4xf32>) {
+  // expected-error @+1 {{'mlx.masked_scatter' op operand #1 must be ranked tensor of 1-bit signless integer values}}
+  %0 = mlx.masked_scatter %x, %m, %v : tensor<1x4xf32>, tensor<1x4xi32>, tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @masked_scatter_values_dtype(%x: tensor<1x4xf32>, %m: tensor<1x4xi1>, %v: tensor<1x4xf16>) {
+  // expected-error @+1 {{'mlx.masked_scatter' op the values (float16) must have the input's dtype (float32)}}
+  %0 = mlx.masked_scatter %x, %m, %v : tensor<1x4xf32>, tensor<1x4xi1>, tensor<1x4xf16>
+  return
+}
+
+// -----
+
+func.func @masked_scatter_batch(%x: tensor<2x4xf32>, %m: tensor<2x4xi1>, %v: tensor<1x8xf32>) {
+  // expected-error @+1 {{'mlx.masked_scatter' op the input [2, 4] and the values [1, 8] must be at least 1-D with one batch size (axis 0)}}
+  %0 = mlx.masked_scatter %x, %m, %v : tensor<2x4xf32>, tensor<2x4xi1>, tensor<1x8xf32>
+  return
+}

@@ -948,6 +948,16 @@ func.func @block_masked_mm(%a: tensor<2x50x40xf32>, %b: tensor<40x70xf32>, %mo: 
   return
 }
 
+// masked_scatter: the result has the input's type.
+// CHECK-LABEL: func.func @masked_scatter(
+// GENERIC-LABEL: sym_name = "masked_scatter"
+func.func @masked_scatter(%x: tensor<1x4x8xf32>, %m: tensor<1x4x8xi1>, %v: tensor<1x32xf32>) -> tensor<1x4x8xf32> {
+  // CHECK-NEXT: mlx.masked_scatter %{{.+}}, %{{.+}}, %{{.+}} : tensor<1x4x8xf32>, tensor<1x4x8xi1>, tensor<1x32xf32>
+  // GENERIC:    "mlx.masked_scatter"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<1x4x8xf32>, tensor<1x4x8xi1>, tensor<1x32xf32>) -> tensor<1x4x8xf32>
+  %y = mlx.masked_scatter %x, %m, %v : tensor<1x4x8xf32>, tensor<1x4x8xi1>, tensor<1x32xf32>
+  return %y : tensor<1x4x8xf32>
+}
+
 // gather_mm with neither, either or both index arrays.
 // CHECK-LABEL: func.func @gather_mm(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<4x1x8xf32>,
