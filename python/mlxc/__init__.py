@@ -222,11 +222,24 @@ class Array:
         return f"mlxc.Array({self.dtype}, {self.shape})"
 
 
+def _mlx_bfloat16_bits(value):
+    """An MLX bfloat16 array's bits as numpy's bfloat16 (ml_dtypes) or
+    uint16: numpy reads neither its buffer nor its DLPack capsule."""
+    if not type(value).__module__.startswith("mlx") or \
+            str(getattr(value, "dtype", "")) != "mlx.core.bfloat16":
+        return None
+    import mlx.core as mx
+    return np.asarray(value.view(mx.uint16)).view(_numpy_dtype("bfloat16"))
+
+
 def _as_numpy(value):
     """numpy's view of anything: arrays, MLX arrays (buffer protocol),
     DLPack producers, lists."""
     if isinstance(value, np.ndarray):
         return value
+    bits = _mlx_bfloat16_bits(value)
+    if bits is not None:
+        return bits
     try:
         return np.asarray(value)
     except (TypeError, ValueError, RuntimeError):
@@ -256,6 +269,10 @@ class Model:
             return out
         #: [(name, numpy dtype, shape)] of the inputs and outputs.
         self.inputs = params(sig.inputs, sig.num_inputs)
+        # MLX's dtype names (numpy's may be uint16 for bfloat16).
+        self._input_dtypes = {sig.inputs[k].name.decode():
+                              _DTYPES[sig.inputs[k].type.dtype]
+                              for k in range(sig.num_inputs)}
         self.outputs = params(sig.outputs, sig.num_outputs)
         self.name = _lib.mlxrt_model_name(handle).decode()
         self.has_cuda = bool(_lib.mlxrt_model_has_cuda(handle))
@@ -332,16 +349,22 @@ class Model:
                             f"model '{self.name}': input '{name}' is missing")
         if positional:
             raise Error("invalid argument", f"model '{self.name}': "
-                        f"{len(positional)} positional inputs too many")
+                        f"{len(positional)} positional inputs too many "
+                        f"(an input given by name or bound takes none)")
         arrays = []
         for (name, dtype, shape), value in zip(self.inputs, values):
             if not isinstance(value, Array):
                 a = _as_numpy(value)
+                # Without ml_dtypes, bfloat16 travels as its uint16 bits.
+                bits = dtype == np.uint16 and a.dtype == np.uint16 and \
+                    self._input_dtypes[name] == "bfloat16"
                 if a.dtype != dtype or a.shape != shape:
                     raise Error("mismatch", f"model '{self.name}', input "
-                                f"'{name}': expected {dtype} {list(shape)}, "
+                                f"'{name}': expected "
+                                f"{self._input_dtypes[name]} {list(shape)}, "
                                 f"got {a.dtype} {list(a.shape)}")
-                value = self._instance.array(a)
+                value = self._instance.array(
+                    a, dtype="bfloat16" if bits else None)
             arrays.append(value)
         return arrays
 
@@ -447,14 +470,19 @@ class Instance:
                                      ctypes.byref(err)), err)
         return Model(self, handle.value)
 
-    def array(self, value):
-        """An array in the runtime holding a copy of `value`."""
+    def array(self, value, dtype=None):
+        """An array in the runtime holding a copy of `value`. dtype
+        "bfloat16" takes a uint16 value as bfloat16 bits."""
         if isinstance(value, Array):
             value = value.numpy()
         a = _contiguous(_as_numpy(value))
         name = a.dtype.name
         if a.dtype == _numpy_dtype("bfloat16") and name != "uint16":
             name = "bfloat16"
+        if dtype == "bfloat16" and name == "uint16":
+            name = "bfloat16"
+        elif dtype is not None and dtype != name:
+            raise Error("mismatch", f"a {a.dtype} value is not {dtype}")
         if name not in _DTYPES:
             raise Error("invalid argument", f"dtype {a.dtype} is not an MLX "
                         "dtype")
