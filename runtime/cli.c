@@ -382,6 +382,7 @@ static void printValue(FILE *out, mlxrt_dtype dtype, const void *data,
     int64_t i64;
     float f32;
     double f64;
+    float c64[2];
   } v;
   memcpy(&v, p, mlxrt_dtype_size(dtype));
   switch (dtype) {
@@ -423,6 +424,9 @@ static void printValue(FILE *out, mlxrt_dtype dtype, const void *data,
     break;
   case MLXRT_DTYPE_FLOAT64:
     fprintf(out, "%.6g", v.f64);
+    break;
+  case MLXRT_DTYPE_COMPLEX64:
+    fprintf(out, "%.6g%+.6gj", (double)v.c64[0], (double)v.c64[1]);
     break;
   case MLXRT_DTYPE_COUNT:
     break;

@@ -21,6 +21,7 @@ static const struct {
     [MLXRT_DTYPE_BFLOAT16] = {"bfloat16", 2},
     [MLXRT_DTYPE_FLOAT32] = {"float32", 4},
     [MLXRT_DTYPE_FLOAT64] = {"float64", 8},
+    [MLXRT_DTYPE_COMPLEX64] = {"complex64", 8},
 };
 
 static bool isValid(mlxrt_dtype dtype) {

@@ -82,6 +82,7 @@ typedef enum mlxrt_dtype {
   MLXRT_DTYPE_BFLOAT16,
   MLXRT_DTYPE_FLOAT32,
   MLXRT_DTYPE_FLOAT64,
+  MLXRT_DTYPE_COMPLEX64, /* (real, imaginary) float32 pairs */
   MLXRT_DTYPE_COUNT
 } mlxrt_dtype;
 

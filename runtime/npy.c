@@ -38,6 +38,7 @@ static const struct {
     {"<f2", MLXRT_DTYPE_FLOAT16},
     {"<f4", MLXRT_DTYPE_FLOAT32},
     {"<f8", MLXRT_DTYPE_FLOAT64},
+    {"<c8", MLXRT_DTYPE_COMPLEX64},
     // numpy has no bfloat16: MLX (mx.save, mx.load) and ml_dtypes store it
     // as a 2-byte void, '<V2' (numpy itself spells that '|V2').
     {"<V2", MLXRT_DTYPE_BFLOAT16},

@@ -30,7 +30,7 @@ static const struct {
     {"I16", MLXRT_DTYPE_INT16},     {"I32", MLXRT_DTYPE_INT32},
     {"I64", MLXRT_DTYPE_INT64},     {"F16", MLXRT_DTYPE_FLOAT16},
     {"BF16", MLXRT_DTYPE_BFLOAT16}, {"F32", MLXRT_DTYPE_FLOAT32},
-    {"F64", MLXRT_DTYPE_FLOAT64},
+    {"F64", MLXRT_DTYPE_FLOAT64},   {"C64", MLXRT_DTYPE_COMPLEX64},
 };
 
 //===----------------------------------------------------------------------===//

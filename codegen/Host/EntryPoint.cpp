@@ -152,6 +152,18 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
     TensorSpec spec;
     spec.dtype = tensor.getElementType();
     spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    // complex64 arrays travel as float32 (real, imaginary) pairs.
+    if (auto dtype = attrs ? attrs.getAs<StringAttr>("mlx.dtype") : nullptr) {
+      if (dtype.getValue() != "complex64" || !spec.dtype.isF32() ||
+          spec.shape.empty() || spec.shape.back() != 2)
+        return func.emitError()
+               << kind << " #" << index << " has type " << type
+               << " and mlx.dtype \"" << dtype.getValue()
+               << "\"; only complex64 is named so, on float32 pairs (a last "
+                  "axis of 2)";
+      spec.dtype = ComplexType::get(spec.dtype);
+      spec.shape.pop_back();
+    }
     StringAttr name = attrs ? attrs.getAs<StringAttr>("mlx.name") : nullptr;
     spec.name =
         name ? name.str()
@@ -477,6 +489,8 @@ LogicalResult mlx::addTypedEntryPoint(ModuleOp module,
 static std::string getCType(Type dtype) {
   if (dtype.isInteger(1))
     return "bool";
+  if (isa<ComplexType>(dtype))
+    return "float"; // (real, imaginary) pairs
   if (dtype.isF16() || dtype.isBF16())
     return "uint16_t"; // raw half bits
   if (dtype.isF32())

@@ -38,6 +38,9 @@ DtypeCategory mlx::getDtypeCategory(Type dtype) {
 unsigned mlx::getItemSize(Type dtype) {
   if (dtype.isInteger(1))
     return 1;
+  // complex64 appears in program signatures only (float32 pairs inside).
+  if (auto complex = dyn_cast<ComplexType>(dtype))
+    return 2 * getItemSize(complex.getElementType());
   return dtype.getIntOrFloatBitWidth() / 8;
 }
 
@@ -85,6 +88,8 @@ Type mlx::promoteTypes(Type a, Type b) {
 std::string mlx::getDtypeName(Type dtype) {
   if (dtype.isInteger(1))
     return "bool";
+  if (auto complex = dyn_cast<ComplexType>(dtype))
+    return "complex" + std::to_string(8 * getItemSize(complex));
   if (dtype.isBF16())
     return "bfloat16";
   unsigned bits = dtype.getIntOrFloatBitWidth();

@@ -10,6 +10,7 @@
 
 #include "importers/Mlxfn/MlxfnImporter.h"
 #include "importers/Mlxfn/MlxfnReader.h"
+#include "importers/Mlxfn/PrimitiveState.h"
 
 #include "Mlx/MlxDialect.h"
 #include "Mlx/MlxOps.h"
@@ -20,6 +21,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
@@ -105,6 +107,12 @@ FailureOr<Type> Importer::getElementType(Dtype dtype, Location loc) {
 
 FailureOr<RankedTensorType> Importer::getTensorType(const ArrayMeta &meta,
                                                     Location loc) {
+  // complex64: (real, imaginary) float32 pairs, a trailing axis of 2.
+  if (meta.dtype == Dtype::Complex64) {
+    SmallVector<int64_t> shape(meta.shape);
+    shape.push_back(2);
+    return RankedTensorType::get(shape, Float32Type::get(context));
+  }
   FailureOr<Type> element = getElementType(meta.dtype, loc);
   if (failed(element))
     return failure();
@@ -147,26 +155,6 @@ FailureOr<Value> Importer::getConstant(uint64_t id, Location loc) {
   return result;
 }
 
-/// Reads typed fields of a node's state.
-namespace {
-struct State {
-  const Node &node;
-  int64_t i(unsigned k) const { return std::get<int64_t>(node.params[k]); }
-  double f(unsigned k) const { return std::get<double>(node.params[k]); }
-  bool b(unsigned k) const { return std::get<bool>(node.params[k]); }
-  bool has(unsigned k) const {
-    return !std::holds_alternative<std::monostate>(node.params[k]);
-  }
-  ArrayRef<int64_t> v(unsigned k) const {
-    return std::get<SmallVector<int64_t>>(node.params[k]);
-  }
-  Dtype dtype(unsigned k) const { return std::get<Dtype>(node.params[k]); }
-  StringRef str(unsigned k) const {
-    return std::get<std::string>(node.params[k]);
-  }
-};
-} // namespace
-
 FailureOr<Values> Importer::importPrimitive(const Node &node,
                                             ArrayRef<Value> operands,
                                             Location loc) {
@@ -175,11 +163,6 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   Builder b(context);
   SmallVector<Type> resultTypes;
   for (const ArrayMeta &meta : node.outputs) {
-    // FFTs and the like: name the primitive, not only its dtype.
-    if (meta.dtype == Dtype::Complex64)
-      return emitError(loc) << "MLX primitive " << name
-                            << " is not supported by mlxc: its result is "
-                               "complex64, a dtype mlxc does not have";
     FailureOr<RankedTensorType> type = getTensorType(meta, loc);
     if (failed(type))
       return failure();
@@ -331,21 +314,12 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   if (name == "Unflatten")
     return build("unflatten", operands,
                  {attr("axis", i64(s.i(0))), attr("shape", arr(s.v(1)))});
-  // MLX stores slice bounds as Python does (negative from the end, past the
-  // ends allowed); mlx.slice takes them clamped.
   auto sliceAttrs = [&](unsigned k) -> FailureOr<SmallVector<NamedAttribute>> {
     SmallVector<int64_t> start(s.v(k)), stop(s.v(k + 1));
     ArrayRef<int64_t> strides = s.v(k + 2);
     auto shape = cast<RankedTensorType>(operands[0].getType()).getShape();
-    if (start.size() != shape.size() || stop.size() != shape.size() ||
-        strides.size() != shape.size())
+    if (!clampSliceBounds(shape, start, stop, strides))
       return failure();
-    for (size_t i = 0; i < shape.size(); ++i) {
-      int64_t n = shape[i];
-      int64_t lo = strides[i] < 0 ? -1 : 0, hi = strides[i] < 0 ? n - 1 : n;
-      for (int64_t *v : {&start[i], &stop[i]})
-        *v = std::clamp(*v < 0 ? *v + n : *v, lo, hi);
-    }
     return SmallVector<NamedAttribute>{attr("start", arr(start)),
                                        attr("stop", arr(stop)),
                                        attr("strides", arr(strides))};
@@ -640,8 +614,19 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
     auto it = values.find(id);
     return it == values.end() ? Value() : it->second;
   };
+  // complex64 values, held as float32 pairs (getTensorType).
+  llvm::DenseSet<Value> complexValues;
+  auto markComplex = [&](Value value, Dtype dtype) {
+    if (dtype == Dtype::Complex64)
+      complexValues.insert(value);
+  };
   for (auto [i, id] : llvm::enumerate(function.inputIds)) {
     values[id] = body->getArgument(i);
+    if (i < function.inputs.size() &&
+        function.inputs[i].dtype == Dtype::Complex64) {
+      markComplex(body->getArgument(i), Dtype::Complex64);
+      func.setArgAttr(i, "mlx.dtype", builder.getStringAttr("complex64"));
+    }
     std::string argName = i < numPositional
                               ? "arg" + std::to_string(i)
                               : function.kwargKeys[i - numPositional];
@@ -658,6 +643,7 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
       if (failed(constant))
         return failure();
       values[node.id] = *constant;
+      markComplex(*constant, file.constants.at(node.id).meta.dtype);
       break;
     }
     case Node::Kind::Primitive: {
@@ -670,15 +656,39 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
                                 << " is not defined before its use";
         operands.push_back(value);
       }
-      FailureOr<Values> results = importPrimitive(node, operands, loc);
+      SmallVector<bool> isComplex;
+      for (Value operand : operands)
+        isComplex.push_back(complexValues.contains(operand));
+      bool complex = llvm::is_contained(isComplex, true) ||
+                     llvm::any_of(node.outputs, [](const ArrayMeta &meta) {
+                       return meta.dtype == Dtype::Complex64;
+                     });
+      FailureOr<Values> results;
+      if (complex) {
+        SmallVector<RankedTensorType> types;
+        for (const ArrayMeta &meta : node.outputs) {
+          FailureOr<RankedTensorType> type = getTensorType(meta, loc);
+          if (failed(type))
+            return failure();
+          types.push_back(*type);
+        }
+        results = importComplexPrimitive(builder, loc, node, operands,
+                                         isComplex, types);
+      } else {
+        results = importPrimitive(node, operands, loc);
+      }
       if (failed(results))
         return failure();
-      if (results->size() != node.outputIds.size())
+      if (results->size() != node.outputIds.size() ||
+          results->size() != node.outputs.size())
         return emitError(loc)
                << node.name << " gave " << results->size()
                << " results, the file records " << node.outputIds.size();
-      for (auto [id, value] : llvm::zip(node.outputIds, *results))
+      for (auto [id, value, meta] :
+           llvm::zip(node.outputIds, *results, node.outputs)) {
         values[id] = value;
+        markComplex(value, meta.dtype);
+      }
       break;
     }
     }
@@ -694,9 +704,12 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
   func::ReturnOp::create(builder, funcLoc, outputs);
   func.setFunctionType(
       builder.getFunctionType(inputTypes, ValueRange(outputs).getTypes()));
-  for (unsigned i = 0; i < outputs.size(); ++i)
+  for (unsigned i = 0; i < outputs.size(); ++i) {
     func.setResultAttr(i, "mlx.name",
                        builder.getStringAttr("out" + std::to_string(i)));
+    if (complexValues.contains(outputs[i]))
+      func.setResultAttr(i, "mlx.dtype", builder.getStringAttr("complex64"));
+  }
   return success();
 }
 

@@ -25,7 +25,8 @@ MAX_RANK = 8
 
 # mlxrt_dtype, in the order of runtime/mlxrt.h.
 _DTYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16",
-           "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+           "int32", "int64", "float16", "bfloat16", "float32", "float64",
+           "complex64"]
 
 
 def _numpy_dtype(name):

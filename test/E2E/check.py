@@ -35,10 +35,11 @@ DTYPES = {
     "uint32": np.uint32, "uint64": np.uint64, "int8": np.int8,
     "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "float16": np.float16, "bfloat16": np.float32, "float32": np.float32,
-    "float64": np.float64,
+    "float64": np.float64, "complex64": np.complex64,
 }
 # Relative tolerance by output dtype.
-RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "float64": 1e-10}
+RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "float64": 1e-10,
+        "complex64": 2e-5}
 
 
 def parse_signature(help_text):
@@ -169,6 +170,9 @@ def compare(name, dtype, got, want, rtol, want_dtype=None):
     got, want = as_float(got), as_float(want)
     if got.shape != want.shape:
         return f"{name}: shape {got.shape}, reference {want.shape}"
+    if dtype == "complex64":  # Real and imaginary parts, as float32 pairs.
+        got = np.ascontiguousarray(got).view(np.float32)
+        want = np.ascontiguousarray(want.astype(np.complex64)).view(np.float32)
     if dtype in RTOL:
         got64, want64 = got.astype(np.float64), want.astype(np.float64)
         if np.isnan(got64).any() != np.isnan(want64).any() or \

@@ -527,6 +527,46 @@ def ops_slice_update_reduce():
                 mx.arange(12, dtype=mx.int32).reshape(3, 4)], {}
 
 
+def complex_normal(*shape):
+    return (mx.random.normal(shape) + 1j * mx.random.normal(shape)).astype(
+        mx.complex64)
+
+
+@model
+def ops_fft():
+    """mx.fft on real and complex64 arrays (mlxc computes a DFT per axis as
+    products): forward and inverse, real (rfft/irfft, odd and even lengths,
+    a length n that pads or cuts), over several axes, and a power
+    spectrogram of Hann-windowed frames as audio models compute it."""
+    window = mx.array(np.hanning(64).astype(np.float32))
+
+    def fn(x, z, frames):
+        return (mx.fft.rfft(x), mx.fft.rfft(x[:, :15]), mx.fft.fft(z),
+                mx.fft.ifft(z, n=10), mx.fft.irfft(z), mx.fft.irfft(z, n=15),
+                mx.fft.fft2(z[None].astype(mx.complex64) * 2),
+                mx.fft.rfftn(x.reshape(2, 4, 8)), mx.fft.irfft2(z[:, :5]),
+                mx.fft.fft(z, axis=0, n=5),
+                mx.abs(mx.fft.rfft(frames * window)) ** 2)
+    return fn, [normal(4, 16), complex_normal(4, 12), normal(6, 64)], {}
+
+
+@model
+def ops_complex():
+    """complex64 inputs and outputs through arithmetic, parts, casts,
+    comparisons, layout ops, sums, padding and where."""
+    def fn(a, b, x, i):
+        return (a * b, a / b, a + b, a - b, -a, mx.conj(a), mx.real(a),
+                mx.imag(a), mx.abs(a), mx.square(a), mx.exp(a * 0.5),
+                a == b, a != a, a.T, a.reshape(15), a[1:, ::2],
+                mx.concatenate([a, b], axis=1), mx.expand_dims(a, 0),
+                mx.broadcast_to(a[:1], (4, 5)), a.sum(axis=1),
+                mx.where(mx.real(a) > 0, a, b),
+                mx.pad(a, [(1, 0), (0, 2)]), x.astype(mx.complex64) * a,
+                i.astype(mx.complex64), (a * 2).astype(mx.float32))
+    return fn, [complex_normal(3, 5), complex_normal(3, 5), normal(3, 5),
+                mx.arange(15, dtype=mx.int32).reshape(3, 5)], {}
+
+
 @model
 def ops_sort():
     def fn(x):

@@ -10,9 +10,10 @@ using namespace mlxrt_test;
 namespace {
 
 TEST(Dtype, NamesRoundTrip) {
-  const char *names[] = {"bool",     "uint8",   "uint16", "uint32", "uint64",
-                         "int8",     "int16",   "int32",  "int64",  "float16",
-                         "bfloat16", "float32", "float64"};
+  const char *names[] = {"bool",    "uint8",    "uint16",   "uint32",
+                         "uint64",  "int8",     "int16",    "int32",
+                         "int64",   "float16",  "bfloat16", "float32",
+                         "float64", "complex64"};
   ASSERT_EQ(sizeof(names) / sizeof(names[0]), size_t(MLXRT_DTYPE_COUNT));
   for (int i = 0; i < MLXRT_DTYPE_COUNT; ++i) {
     auto dtype = static_cast<mlxrt_dtype>(i);
@@ -26,7 +27,7 @@ TEST(Dtype, NamesRoundTrip) {
 TEST(Dtype, UnknownNames) {
   mlxrt_dtype parsed = MLXRT_DTYPE_INT8;
   for (const char *bad :
-       {"", "float", "f32", "Float32", "float32 ", "complex64"})
+       {"", "float", "f32", "Float32", "float32 ", "complex128"})
     EXPECT_FALSE(mlxrt_dtype_from_name(bad, &parsed)) << bad;
   EXPECT_FALSE(mlxrt_dtype_from_name(nullptr, &parsed));
   EXPECT_EQ(parsed, MLXRT_DTYPE_INT8);

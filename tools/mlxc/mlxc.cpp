@@ -287,11 +287,14 @@ static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
 
 /// Keeps the entry and the functions it calls: other graphs of the file
 /// (another trace of an .mlxfn) would otherwise be compiled into both
-/// variants and clash when they are linked. Names (`mlx.name`) live in the
-/// signature from here on; LLVM has no use for them.
+/// variants and clash when they are linked. Names and complex dtypes
+/// (`mlx.name`, `mlx.dtype`) live in the signature from here on; LLVM has
+/// no use for them.
 static void keepEntryOnly(ModuleOp module, func::FuncOp entry,
                           const llvm::DenseMap<Operation *, int> &reached) {
-  auto name = StringAttr::get(module.getContext(), "mlx.name");
+  MLIRContext *ctx = module.getContext();
+  StringAttr names[] = {StringAttr::get(ctx, "mlx.name"),
+                        StringAttr::get(ctx, "mlx.dtype")};
   for (func::FuncOp func :
        llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
     if (func != entry && !reached.count(func)) {
@@ -300,10 +303,12 @@ static void keepEntryOnly(ModuleOp module, func::FuncOp entry,
     }
     if (func != entry)
       func.setPrivate();
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      func.removeArgAttr(i, name);
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      func.removeResultAttr(i, name);
+    for (StringAttr name : names) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.removeArgAttr(i, name);
+      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+        func.removeResultAttr(i, name);
+    }
   }
 }
 
