@@ -286,7 +286,7 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
     return emitError(loc) << "MLX primitive " << name << " on complex64 values "
                           << why;
   };
-  if (resultTypes.size() != 1)
+  if (resultTypes.empty() || (resultTypes.size() != 1 && name != "Split"))
     return fail("with " + Twine(resultTypes.size()) +
                 " results is not supported by mlxc");
   RankedTensorType resultType = resultTypes[0];
@@ -373,6 +373,72 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
         g.arr("start", start), g.arr("stop", stop), g.arr("strides", strides)};
     return done(g.op(update ? "slice_update" : "slice", operands, attrs,
                      resultType.getShape()));
+  }
+  // An axis of the logical shape of operand 0, made non-negative.
+  auto axisOf = [&](int64_t axis) -> FailureOr<int64_t> {
+    int64_t rank = logical(0).size();
+    if (axis < -rank || axis >= rank)
+      return failure();
+    return axis < 0 ? axis + rank : axis;
+  };
+  if (name == "Split") {
+    if (!expectOperands(1) || !isComplex[0] || !complexOut)
+      return fail("needs 1 complex input");
+    FailureOr<int64_t> axis = axisOf(s.i(1));
+    if (failed(axis))
+      return fail("has axis " + Twine(s.i(1)) + " out of range");
+    OperationState state(loc, "mlx.split");
+    state.addOperands(operands[0]);
+    state.addAttribute("indices", builder.getDenseI64ArrayAttr(s.v(0)));
+    state.addAttribute("axis", builder.getI64IntegerAttr(*axis));
+    for (RankedTensorType type : resultTypes)
+      state.addTypes(type);
+    Operation *split = builder.create(state);
+    return Values(split->getResults());
+  }
+  if (name == "Gather") {
+    if (operands.empty() || !isComplex[0] || !complexOut)
+      return fail("needs a complex source");
+    for (size_t k = 1; k < operands.size(); ++k)
+      if (isComplex[k])
+        return fail("has complex indices");
+    SmallVector<int64_t> axes, sizes(s.v(1));
+    for (int64_t a : s.v(0)) {
+      FailureOr<int64_t> axis = axisOf(a);
+      if (failed(axis))
+        return fail("has axis " + Twine(a) + " out of range");
+      axes.push_back(*axis);
+    }
+    sizes.push_back(2);
+    return done(g.op("gather", operands,
+                     {g.arr("axes", axes), g.arr("slice_sizes", sizes)},
+                     resultType.getShape()));
+  }
+  if (name == "GatherAxis") {
+    if (!expectOperands(2) || !isComplex[0] || isComplex[1] || !complexOut)
+      return fail("needs a complex source and indices");
+    FailureOr<int64_t> axis = axisOf(s.i(0));
+    if (failed(axis))
+      return fail("has axis " + Twine(s.i(0)) + " out of range");
+    // The indices take a unit pair axis, which broadcasts.
+    Shape indexShape(PairBuilder::shape(operands[1]));
+    indexShape.push_back(1);
+    return done(g.op("take_along_axis",
+                     {operands[0], g.reshape(operands[1], indexShape)},
+                     {g.i64("axis", *axis)}, resultType.getShape()));
+  }
+  if (name == "Scan") {
+    if (!expectOperands(1) || !isComplex[0] || s.i(0) != 2)
+      return fail("other than a running sum is not supported by mlxc");
+    FailureOr<int64_t> axis = axisOf(s.i(1));
+    if (failed(axis))
+      return fail("has axis " + Twine(s.i(1)) + " out of range");
+    return done(
+        g.op("cumsum", operands[0],
+             {g.i64("axis", *axis),
+              builder.getNamedAttr("reverse", builder.getBoolAttr(s.b(2))),
+              builder.getNamedAttr("inclusive", builder.getBoolAttr(s.b(3)))},
+             resultType.getShape()));
   }
   if (name == "Concatenate") {
     for (bool c : isComplex)
@@ -476,7 +542,8 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
     return done(g.binary(equal ? "logical_and" : "logical_or", re, im, i1));
   }
   if (name == "Negative" || name == "Square" || name == "Abs" ||
-      name == "Exp") {
+      name == "Exp" || name == "Log" || name == "Sqrt" || name == "Sin" ||
+      name == "Cos") {
     if (!expectOperands(1) || !isComplex[0] || !sameShapes())
       return fail("needs 1 complex input of the result's shape");
     Parts x = parts(0);
@@ -488,6 +555,33 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
     // MLX's abs of a complex array is complex (|z| + 0i), then cast.
     if (name == "Abs")
       return done(complexOut ? pairs({g.abs(x), Value()}) : g.abs(x));
+    if (name == "Log" && (!s.has(0) || s.i(0) == 2)) // Natural base.
+      return done(
+          pairs({g.unary("log", g.abs(x)), g.binary("arctan2", x.im, x.re)}));
+    if (name == "Log")
+      return fail("in base 2 or 10 is not supported by mlxc");
+    if (name == "Sqrt") {
+      if (s.has(0) && s.b(0))
+        return fail("as rsqrt is not supported by mlxc");
+      // The principal root: sqrt((|z| + x) / 2) + i sign(y) sqrt((|z| - x) /
+      // 2).
+      Value r = g.abs(x), half = g.scalar(0.5f);
+      Value re = g.unary("sqrt", g.mul(g.add(r, x.re), half));
+      Value im = g.unary("sqrt", g.mul(g.sub(r, x.re), half));
+      Value negative =
+          g.binary("less", x.im, g.scalar(0.0f), builder.getI1Type());
+      im =
+          g.op("select", {negative, g.unary("negative", im), im}, {}, outShape);
+      return done(pairs({re, im}));
+    }
+    if (name == "Sin" || name == "Cos") {
+      Value sin = g.unary("sin", x.re), cos = g.unary("cos", x.re);
+      Value sinh = g.unary("sinh", x.im), cosh = g.unary("cosh", x.im);
+      if (name == "Sin")
+        return done(pairs({g.mul(sin, cosh), g.mul(cos, sinh)}));
+      return done(
+          pairs({g.mul(cos, cosh), g.unary("negative", g.mul(sin, sinh))}));
+    }
     Value magnitude = g.unary("exp", x.re);
     return done(pairs({g.mul(magnitude, g.unary("cos", x.im)),
                        g.mul(magnitude, g.unary("sin", x.im))}));
@@ -523,10 +617,12 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
     if (!expectOperands(2) || !isComplex[0] || !isComplex[1])
       return fail("needs 2 complex inputs");
     Shape a = logical(0), b = logical(1);
-    if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
-      return fail("is supported by mlxc for matrices only");
+    if (a.size() < 2 || b.size() < 2)
+      return fail("needs operands of at least 2 dimensions");
     Parts x = parts(0), y = parts(1);
-    auto mm = [&](Value l, Value r) { return g.matmul(l, r); };
+    auto mm = [&](Value l, Value r) {
+      return g.op("matmul", {l, r}, {}, outShape);
+    };
     return done(pairs({g.sub(mm(x.re, y.re), mm(x.im, y.im)),
                        g.add(mm(x.re, y.im), mm(x.im, y.re))}));
   }

@@ -568,6 +568,19 @@ def ops_complex():
 
 
 @model
+def ops_complex_functions():
+    """complex64 through products (batched), running sums, rolls and
+    fftshift (splits), gathers, and sqrt, log, sin and cos."""
+    def fn(a, b, c):
+        return (c @ b, mx.cumsum(a, axis=1), mx.roll(a, 2, axis=1),
+                mx.fft.fftshift(mx.fft.fft(a)), mx.take(a, mx.array([4, 0]), axis=1),
+                mx.take_along_axis(a, mx.array([[1], [0], [3]]), axis=1),
+                mx.sqrt(a), mx.log(a), mx.sin(a), mx.cos(a))
+    return fn, [complex_normal(3, 5), complex_normal(2, 5, 4),
+                complex_normal(2, 3, 5)], {}
+
+
+@model
 def ops_sort():
     def fn(x):
         top = mx.argsort(-x, axis=-1)[:, :3]  # top-3 as in sampling

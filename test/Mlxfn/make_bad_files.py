@@ -44,7 +44,7 @@ write(path("no_mlx_op.mlxfn"), [simple(op="Eig", state=b"\0")])
 # A Hadamard transform of a size MLX's kernels do not take (3).
 write(path("bad_hadamard.mlxfn"),
       [simple(op="Hadamard", state=b"\0\0\x80\x3f")])
-write(path("complex.mlxfn"), [simple(op="Sin", dtype="complex64")])
+write(path("complex.mlxfn"), [simple(op="Tanh", dtype="complex64")])
 # A bool field holding 7.
 write(path("bad_bool.mlxfn"), [simple(op="Softmax", state=b"\x07")])
 # A vector count far larger than the file.
