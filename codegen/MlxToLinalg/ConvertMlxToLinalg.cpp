@@ -84,23 +84,20 @@ void mlx::populateMlxToLinalgConversionPatterns(const TypeConverter &converter,
   populateMlxRopeToLinalgPatterns(converter, patterns);
 }
 
-/// The quantization mode of a quantized op, if `op` is one.
+/// The mode of a quantize op, if `op` is one.
 static std::optional<QuantizationMode> getQuantizationMode(Operation *op) {
   if (auto q = dyn_cast<QuantizeOp>(op))
-    return q.getMode();
-  if (auto q = dyn_cast<DequantizeOp>(op))
-    return q.getMode();
-  if (auto q = dyn_cast<QuantizedMatmulOp>(op))
-    return q.getMode();
-  if (auto q = dyn_cast<GatherQmmOp>(op))
     return q.getMode();
   return std::nullopt;
 }
 
 bool mlx::hasLinalgLowering(Operation *op) {
-  // Only affine quantization lowers; the fp modes pack differently.
+  // Quantizing lowers in affine mode only (fp4/fp8 rounding is not
+  // written); dequantizing and the quantized products in every mode.
   if (std::optional<QuantizationMode> mode = getQuantizationMode(op))
     return *mode == QuantizationMode::affine;
+  if (isa<DequantizeOp, QuantizedMatmulOp, GatherQmmOp>(op))
+    return true;
   // Bool has no fixed byte pattern to reinterpret.
   if (auto view = dyn_cast<ViewOp>(op))
     return !view.getX().getType().getElementType().isInteger(1) &&
@@ -169,7 +166,7 @@ struct ConvertMlxToLinalgPass final
             op->emitOpError() << "has no lowering in mlxc's code generator for "
                                  "quantization mode '"
                               << stringifyQuantizationMode(*mode)
-                              << "' (only affine mode lowers)";
+                              << "' (only affine mode quantizes)";
             unsupported = true;
             return;
           }

@@ -9,6 +9,10 @@
 // dequantize rounds `scale * q` and then `+ bias` to the scales' dtype, as
 // MLX does. quantized_matmul and gather_qmm dequantize (transposed as
 // needed) and reuse the matmul lowering, accumulating half types in f32.
+// The microscaling modes (mxfp4, mxfp8, nvfp4) have no biases: a value is
+// an fp4 (e2m1) or fp8 (e4m3) code times its group's uint8 scale, a power
+// of two 2^(s - 127) (e8m0) or an e4m3 number (nvfp4); the product is exact
+// in every float dtype, so it is dequantized in the result's dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,20 +72,102 @@ static Value readPacked(OpBuilder &b, Location loc, Value packed,
   return arith::TruncIOp::create(b, loc, i32, v);
 }
 
+/// The float32 value of an fp4 (e2m1) code in an i32: magnitudes 0, 0.5, 1,
+/// 1.5, 2, 3, 4, 6, bit 3 the sign.
+static Value decodeFp4(OpBuilder &b, Location l, Value q) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, l, i32, v);
+  };
+  auto f = [&](double v) { return scalarConstant(b, l, f32, v); };
+  auto eq = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, c(v));
+  };
+  Value e =
+      arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, q, c(1)), c(3));
+  Value m = arith::AndIOp::create(b, l, q, c(1));
+  // e == 0: m / 2; else (2 + m) * 2^(e - 2).
+  Value digits = arith::SelectOp::create(b, l, eq(e, 0), m,
+                                         arith::AddIOp::create(b, l, m, c(2)));
+  Value step = arith::SelectOp::create(
+      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, e, c(1)),
+      f(0.5), arith::SelectOp::create(b, l, eq(e, 2), f(1.0), f(2.0)));
+  Value v = arith::MulFOp::create(
+      b, l, arith::UIToFPOp::create(b, l, f32, digits), step);
+  Value negative = eq(arith::AndIOp::create(b, l, q, c(8)), 8);
+  return arith::SelectOp::create(b, l, negative, arith::NegFOp::create(b, l, v),
+                                 v);
+}
+
+/// The float32 value of an fp8 (e4m3, no infinities) code in an i32:
+/// (8 + m) * 2^(e - 10), subnormals m * 2^-9, 0x7f/0xff NaN.
+static Value decodeFp8E4M3(OpBuilder &b, Location l, Value q) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, l, i32, v);
+  };
+  auto eq = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, c(v));
+  };
+  Value e =
+      arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, q, c(3)), c(15));
+  Value m = arith::AndIOp::create(b, l, q, c(7));
+  Value subnormal = eq(e, 0);
+  Value digits = arith::SelectOp::create(b, l, subnormal, m,
+                                         arith::AddIOp::create(b, l, m, c(8)));
+  // 2^(e - 10) has the float32 exponent field e + 117.
+  Value power = arith::BitcastOp::create(
+      b, l, f32,
+      arith::ShLIOp::create(b, l, arith::AddIOp::create(b, l, e, c(117)),
+                            c(23)));
+  Value step = arith::SelectOp::create(
+      b, l, subnormal, scalarConstant(b, l, f32, 0x1p-9), power);
+  Value v = arith::MulFOp::create(
+      b, l, arith::UIToFPOp::create(b, l, f32, digits), step);
+  Value nan = arith::AndIOp::create(b, l, eq(e, 15), eq(m, 7));
+  v = arith::SelectOp::create(b, l, nan,
+                              scalarConstant(b, l, f32, std::nan("")), v);
+  Value negative = eq(arith::AndIOp::create(b, l, q, c(0x80)), 0x80);
+  return arith::SelectOp::create(b, l, negative, arith::NegFOp::create(b, l, v),
+                                 v);
+}
+
+/// A microscaling group scale (a uint8 code in an i32) as float32: e8m0's
+/// 2^(s - 127) (s = 0 is 2^-127, as MLX's bfloat16 0x0040), or e4m3.
+static Value decodeScale(OpBuilder &b, Location l, Value s,
+                         QuantizationMode mode) {
+  if (mode == QuantizationMode::nvfp4)
+    return decodeFp8E4M3(b, l, s);
+  Type i32 = b.getI32Type();
+  Value zero =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, s,
+                            arith::ConstantIntOp::create(b, l, i32, 0));
+  Value bits = arith::SelectOp::create(
+      b, l, zero, arith::ConstantIntOp::create(b, l, i32, 0x00400000),
+      arith::ShLIOp::create(b, l, s,
+                            arith::ConstantIntOp::create(b, l, i32, 23)));
+  return arith::BitcastOp::create(b, l, b.getF32Type(), bits);
+}
+
 /// Dequantizes `packed` (storage of an mlx tensor of `packedType`, [...,
-/// rows, words]) with `scales`/`biases` of `scalesType` into a tensor of the
-/// scales' dtype, [..., rows, cols], or [..., cols, rows] when `transposed`.
+/// rows, words]) with `scales`/`biases` of `scalesType` into a tensor of
+/// `dtype` (affine: the scales' dtype), [..., rows, cols], or [..., cols,
+/// rows] when `transposed`. The microscaling modes have no biases.
 static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
                              RankedTensorType packedType, Value scales,
                              Value biases, RankedTensorType scalesType,
                              Type biasDtype, int64_t groupSize, int64_t bits,
-                             bool transposed) {
+                             bool transposed,
+                             QuantizationMode mode = QuantizationMode::affine,
+                             Type dtype = {}) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = packedType.getRank();
   int64_t rows = packedType.getDimSize(rank - 2);
   int64_t words = packedType.getDimSize(rank - 1);
   int64_t cols = words * 32 / bits;
-  Type dtype = scalesType.getElementType();
+  bool affine = mode == QuantizationMode::affine;
+  if (affine || !dtype)
+    dtype = scalesType.getElementType();
   SmallVector<int64_t> shape(packedType.getShape().drop_back(2));
   if (transposed)
     shape.append({cols, rows});
@@ -97,22 +183,33 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
   exprs.push_back(getAffineDimExpr(rowDim, ctx));
   exprs.push_back(getAffineDimExpr(colDim, ctx).floorDiv(groupSize));
   AffineMap groupMap = AffineMap::get(rank, 0, exprs, ctx);
-  SmallVector<AffineMap> maps = {groupMap, groupMap,
-                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<Value> inputs = {scales};
+  if (affine)
+    inputs.push_back(biases);
+  SmallVector<AffineMap> maps(inputs.size(), groupMap);
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   Value init = tensor::EmptyOp::create(b, loc, shape, storage.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   // MLX dequantizes float64 in float32 too.
   Type ct = b.getF32Type();
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{storage}, ValueRange{scales, biases}, init, maps,
-      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+      b, loc, TypeRange{storage}, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
         SmallVector<Value> rowCoords;
         for (int64_t d = 0; d < rank - 2; ++d)
           rowCoords.push_back(linalg::IndexOp::create(nb, l, d));
         rowCoords.push_back(linalg::IndexOp::create(nb, l, rowDim));
         Value col = linalg::IndexOp::create(nb, l, colDim);
         Value q = readPacked(nb, l, packed, rowCoords, col, bits, words);
+        if (!affine) {
+          Value code = arith::ExtUIOp::create(nb, l, nb.getI32Type(), args[0]);
+          Value w = bits == 4 ? decodeFp4(nb, l, q) : decodeFp8E4M3(nb, l, q);
+          Value v =
+              arith::MulFOp::create(nb, l, w, decodeScale(nb, l, code, mode));
+          linalg::YieldOp::create(nb, l, castScalar(nb, l, v, ct, dtype));
+          return;
+        }
         Value qf = arith::UIToFPOp::create(nb, l, ct, q);
         Value scale = castScalar(nb, l, args[0], dtype, ct);
         Value bias = castScalar(nb, l, args[1], biasDtype, ct);
@@ -127,10 +224,34 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value packed,
   return generic.getResult(0);
 }
 
-/// MLX's affine mode is the only one lowered; the others are rejected by
-/// convert-mlx-to-linalg before the patterns run.
+/// Dequantization lowers every mode; quantization the affine one only
+/// (the others are rejected by convert-mlx-to-linalg before the patterns
+/// run).
 template <typename OpTy> static bool isAffine(OpTy op) {
   return op.getMode() == QuantizationMode::affine;
+}
+
+/// Whether `op` has what its mode needs: biases exactly in affine mode, the
+/// microscaling modes' bits and group sizes.
+template <typename OpTy> static bool hasModeOperands(OpTy op) {
+  switch (op.getMode()) {
+  case QuantizationMode::affine:
+    return static_cast<bool>(op.getBiases());
+  case QuantizationMode::mxfp4:
+    return !op.getBiases() && op.getBits() == 4 && op.getGroupSize() == 32;
+  case QuantizationMode::mxfp8:
+    return !op.getBiases() && op.getBits() == 8 && op.getGroupSize() == 32;
+  case QuantizationMode::nvfp4:
+    return !op.getBiases() && op.getBits() == 4 && op.getGroupSize() == 16;
+  }
+  return false;
+}
+
+/// The biases' dtype, or none (microscaling modes).
+template <typename OpTy> static Type getBiasDtype(OpTy op) {
+  return op.getBiases()
+             ? cast<RankedTensorType>(op.getBiases().getType()).getElementType()
+             : Type();
 }
 
 namespace {
@@ -142,19 +263,18 @@ struct DequantizeOpLowering final : OpConversionPattern<DequantizeOp> {
     auto wType = cast<RankedTensorType>(op.getW().getType());
     auto sType = cast<RankedTensorType>(op.getScales().getType());
     auto type = cast<RankedTensorType>(op.getType());
-    if (!isAffine(op) || !op.getBiases())
-      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!hasModeOperands(op))
+      return rewriter.notifyMatchFailure(op, "operands do not fit the mode");
     if (!wType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
-    Type bDtype =
-        cast<RankedTensorType>(op.getBiases().getType()).getElementType();
-    Value result = buildDequantize(
-        rewriter, op.getLoc(), adaptor.getW(), wType, adaptor.getScales(),
-        adaptor.getBiases(), sType, bDtype, op.getGroupSize(), op.getBits(),
-        /*transposed=*/false);
+    Value result = buildDequantize(rewriter, op.getLoc(), adaptor.getW(), wType,
+                                   adaptor.getScales(), adaptor.getBiases(),
+                                   sType, getBiasDtype(op), op.getGroupSize(),
+                                   op.getBits(), /*transposed=*/false,
+                                   op.getMode(), type.getElementType());
     // An explicit dtype converts the result computed in the scales' dtype.
     Type sDtype = sType.getElementType();
-    if (type.getElementType() != sDtype)
+    if (isAffine(op) && type.getElementType() != sDtype)
       result = lowering::buildElementwiseGeneric(
           rewriter, op.getLoc(), type, result, {type.clone(sDtype)},
           [&](OpBuilder &b, Location l, ValueRange args) {
@@ -176,20 +296,20 @@ struct QuantizedMatmulOpLowering final
     auto wType = cast<RankedTensorType>(op.getW().getType());
     auto sType = cast<RankedTensorType>(op.getScales().getType());
     auto type = cast<RankedTensorType>(op.getType());
-    if (!isAffine(op) || !op.getBiases())
-      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!hasModeOperands(op))
+      return rewriter.notifyMatchFailure(op, "operands do not fit the mode");
     if (!xType.hasStaticShape() || !wType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
-    Type bDtype =
-        cast<RankedTensorType>(op.getBiases().getType()).getElementType();
     // With transpose, w is [N, K] and x @ w.T reads it as [K, N]: dequantize
-    // straight into that layout.
-    Value w = buildDequantize(rewriter, loc, adaptor.getW(), wType,
-                              adaptor.getScales(), adaptor.getBiases(), sType,
-                              bDtype, op.getGroupSize(), op.getBits(),
-                              /*transposed=*/op.getTranspose());
-    auto wdType =
-        cast<RankedTensorType>(w.getType()).clone(sType.getElementType());
+    // straight into that layout (microscaled weights in x's dtype, exactly).
+    Type wDtype =
+        isAffine(op) ? sType.getElementType() : xType.getElementType();
+    Value w =
+        buildDequantize(rewriter, loc, adaptor.getW(), wType,
+                        adaptor.getScales(), adaptor.getBiases(), sType,
+                        getBiasDtype(op), op.getGroupSize(), op.getBits(),
+                        /*transposed=*/op.getTranspose(), op.getMode(), wDtype);
+    auto wdType = cast<RankedTensorType>(w.getType()).clone(wDtype);
     // A vector x is a one-row matrix whose row axis the result drops.
     Value x = adaptor.getX();
     RankedTensorType mmType = type;
@@ -218,8 +338,8 @@ struct GatherQmmOpLowering final : OpConversionPattern<GatherQmmOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    if (!isAffine(op) || !op.getBiases())
-      return rewriter.notifyMatchFailure(op, "only affine mode is lowered");
+    if (!hasModeOperands(op))
+      return rewriter.notifyMatchFailure(op, "operands do not fit the mode");
     if (!type.hasStaticShape() ||
         !cast<RankedTensorType>(op.getX().getType()).hasStaticShape() ||
         !cast<RankedTensorType>(op.getW().getType()).hasStaticShape())
@@ -244,13 +364,18 @@ struct GatherQmmOpLowering final : OpConversionPattern<GatherQmmOp> {
         gathered(op.getW(), adaptor.getW(), rhsIdx, op.getRhsIndices());
     auto [scales, sType] = gathered(op.getScales(), adaptor.getScales(), rhsIdx,
                                     op.getRhsIndices());
-    auto [biases, bType] = gathered(op.getBiases(), adaptor.getBiases(), rhsIdx,
-                                    op.getRhsIndices());
-    Value wd = buildDequantize(rewriter, loc, w, wType, scales, biases, sType,
-                               bType.getElementType(), op.getGroupSize(),
-                               op.getBits(), op.getTranspose());
-    auto wdType =
-        cast<RankedTensorType>(wd.getType()).clone(sType.getElementType());
+    Value biases;
+    if (op.getBiases())
+      biases = gathered(op.getBiases(), adaptor.getBiases(), rhsIdx,
+                        op.getRhsIndices())
+                   .first;
+    Type wDtype =
+        isAffine(op) ? sType.getElementType() : xType.getElementType();
+    Value wd =
+        buildDequantize(rewriter, loc, w, wType, scales, biases, sType,
+                        getBiasDtype(op), op.getGroupSize(), op.getBits(),
+                        op.getTranspose(), op.getMode(), wDtype);
+    auto wdType = cast<RankedTensorType>(wd.getType()).clone(wDtype);
     rewriter.replaceOp(
         op, lowering::buildMatmul(rewriter, loc, x, xType, wd, wdType, type));
     return success();

@@ -344,6 +344,11 @@ verifyPackedMatrix(std::optional<Location> loc, StringRef opName,
     return emitInferError(loc, opName,
                           affine ? "affine mode needs biases"
                                  : "only affine mode takes biases");
+  if (!affine && !scales.getElementType().isUnsignedInteger(8))
+    return emitInferError(loc, opName,
+                          Twine(stringifyQuantizationMode(mode)) +
+                              " scales must be uint8, got " +
+                              getDtypeName(scales.getElementType()));
   int64_t rows = w.getDimSize(w.getRank() - 2);
   int64_t packed = w.getDimSize(w.getRank() - 1);
   int64_t columns = ShapedType::isDynamic(packed) ? packed : packed * 32 / bits;

@@ -170,3 +170,54 @@ func.func @gather_qmm(%x: tensor<2x1x3x64xf32>, %w: tensor<4x8x8xui32>, %s: tens
   %y = mlx.gather_qmm %x, %w, %s biases(%b : tensor<4x8x2xf32>) rhs_indices(%ri : tensor<2xui32>) {group_size = 32 : i64, bits = 4 : i64} : tensor<2x1x3x64xf32>, tensor<4x8x8xui32>, tensor<4x8x2xf32>
   return %y : tensor<2x2x3x8xf32>
 }
+
+// -----
+
+// mxfp4: each 4-bit e2m1 code (3 exponent-and-mantissa bits, bit 3 the
+// sign) times its group's e8m0 scale, 2^(s - 127) built as float32 bits
+// (s << 23; s = 0 is 2^-127); no biases. The weights come out in x's dtype.
+// CHECK-LABEL: func.func @quantized_matmul_mxfp4
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x64xbf16>, %[[WQ:.+]]: tensor<8x8xi32>, %[[S:.+]]: tensor<8x2xi8>)
+// CHECK:         %[[D:.+]] = linalg.generic {{.+}} ins(%[[S]] : tensor<8x2xi8>) outs(%{{.+}} : tensor<64x8xbf16>)
+// CHECK:           tensor.extract %[[WQ]]
+// CHECK:           %[[CODE:.+]] = arith.extui %{{.+}} : i8 to i32
+// CHECK:           arith.uitofp %{{.+}} : i32 to f32
+// CHECK:           arith.negf
+// CHECK:           %[[SHIFTED:.+]] = arith.shli %[[CODE]], %c23_i32 : i32
+// CHECK:           %[[BITS:.+]] = arith.select %{{.+}}, %c4194304_i32, %[[SHIFTED]] : i32
+// CHECK:           %[[SCALE:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK:           %[[V:.+]] = arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK:           arith.truncf %[[V]] : f32 to bf16
+// CHECK:         %[[DC:.+]] = tensor.collapse_shape %[[D]]
+// CHECK:         %[[DE:.+]] = tensor.expand_shape %[[DC]]
+// CHECK:         linalg.batch_matmul ins(%{{.+}}, %[[DE]] : tensor<1x2x64xbf16>, tensor<1x64x8xbf16>)
+func.func @quantized_matmul_mxfp4(%x: tensor<2x64xbf16>, %w: tensor<8x8xui32>, %s: tensor<8x2xui8>) -> tensor<2x8xbf16> {
+  %y = mlx.quantized_matmul %x, %w, %s {group_size = 32 : i64, bits = 4 : i64, mode = #mlx<quantization_mode mxfp4>} : tensor<2x64xbf16>, tensor<8x8xui32>, tensor<8x2xui8>
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// mxfp8 and nvfp4 decode e4m3 (the value, or nvfp4's scale): (8 + m) *
+// 2^(e - 10) with the power built as float32 bits ((e + 117) << 23), NaN at
+// 0x7f.
+// CHECK-LABEL: func.func @dequantize_nvfp4
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}} : tensor<4x4xi8>) outs(%{{.+}} : tensor<4x64xbf16>)
+// CHECK:           arith.addi %{{.+}}, %c117_i32 : i32
+// CHECK:           arith.bitcast %{{.+}} : i32 to f32
+// CHECK:           arith.constant 0x7FC00000 : f32
+// CHECK:           arith.truncf %{{.+}} : f32 to bf16
+// CHECK-LABEL: func.func @gather_qmm_mxfp8
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x8x2xi8>)
+// CHECK-NOT:     tensor<2x2x8x2xf32>
+// CHECK:         %[[D:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x64x8xf32>)
+// CHECK:           arith.addi %{{.+}}, %c117_i32 : i32
+// CHECK:         linalg.batch_matmul
+func.func @dequantize_nvfp4(%w: tensor<4x8xui32>, %s: tensor<4x4xui8>) -> tensor<4x64xbf16> {
+  %y = mlx.dequantize %w, %s {group_size = 16 : i64, bits = 4 : i64, mode = #mlx<quantization_mode nvfp4>} : tensor<4x8xui32>, tensor<4x4xui8>
+  return %y : tensor<4x64xbf16>
+}
+func.func @gather_qmm_mxfp8(%x: tensor<2x1x3x64xf32>, %w: tensor<4x8x16xui32>, %s: tensor<4x8x2xui8>, %ri: tensor<2xui32>) -> tensor<2x2x3x8xf32> {
+  %y = mlx.gather_qmm %x, %w, %s rhs_indices(%ri : tensor<2xui32>) {group_size = 32 : i64, bits = 8 : i64, mode = #mlx<quantization_mode mxfp8>} : tensor<2x1x3x64xf32>, tensor<4x8x16xui32>, tensor<4x8x2xui8>
+  return %y : tensor<2x2x3x8xf32>
+}

@@ -229,6 +229,34 @@ def quantized_linear_8bit():
     return quantized_linear(8)
 
 
+@model
+def quantized_microscaling():
+    """Products with weights in MLX's microscaling modes (nn.QuantizedLinear
+    and quantized experts with mode="mxfp4", "mxfp8", "nvfp4"): fp4/fp8
+    codes times per-group uint8 scales, float32 and bfloat16 inputs, the
+    weights transposed or not, gathered experts."""
+    w = normal(64, 128, scale=0.1)
+    modes = ("mxfp4", "mxfp8", "nvfp4")
+    packed = {m: mx.quantize(w, mode=m) for m in modes}
+    mx.eval(packed)
+    idx = mx.array([[1], [0], [1], [1]], dtype=mx.uint32)
+
+    def fn(x, xb):
+        outs = []
+        for m in modes:
+            wq, scales = packed[m]
+            outs.append(mx.quantized_matmul(x, wq, scales, mode=m))
+            outs.append(mx.quantized_matmul(xb, wq, scales, mode=m))
+            outs.append(mx.gather_qmm(
+                x[:, None], mx.stack([wq, wq * 0 + wq[::-1]]),
+                mx.stack([scales, scales[::-1]]), rhs_indices=idx, mode=m))
+        wq, scales = packed["mxfp4"]
+        outs.append(mx.quantized_matmul(x[:, :64], wq, scales,
+                                        transpose=False, mode="mxfp4"))
+        return tuple(outs)
+    return fn, [normal(4, 128), normal(4, 128, dtype=mx.bfloat16)], {}
+
+
 # --- One graph per op family ---------------------------------------------------
 
 @model

@@ -1865,3 +1865,11 @@ func.func @masked_scatter_batch(%x: tensor<2x4xf32>, %m: tensor<2x4xi1>, %v: ten
   %0 = mlx.masked_scatter %x, %m, %v : tensor<2x4xf32>, tensor<2x4xi1>, tensor<1x8xf32>
   return
 }
+
+// -----
+
+func.func @quantized_matmul_mxfp4_float_scales(%x: tensor<2x64xf32>, %w: tensor<8x8xui32>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'mlx.quantized_matmul' op mxfp4 scales must be uint8, got float32}}
+  %y = mlx.quantized_matmul %x, %w, %s {group_size = 32 : i64, bits = 4 : i64, mode = #mlx<quantization_mode mxfp4>} : tensor<2x64xf32>, tensor<8x8xui32>, tensor<8x2xf32>
+  return
+}
