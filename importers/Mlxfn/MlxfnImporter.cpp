@@ -258,10 +258,16 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
   if (!simple.empty())
     return build(simple, operands);
 
-  if (name == "Copy" || name == "StopGradient")
+  if (name == "Copy" || name == "StopGradient") {
+    if (failed(expectInputs(1, 1)))
+      return unsupported("needs 1 input");
     return Values{operands[0]};
-  if (name == "Depends") // Outputs are the first inputs, ordered after the
-    return Values(operands.take_front(node.outputs.size())); // rest.
+  }
+  if (name == "Depends") { // Outputs are the first inputs, ordered after the
+    if (node.outputs.size() > operands.size()) // rest.
+      return unsupported("has more outputs than inputs");
+    return Values(operands.take_front(node.outputs.size()));
+  }
 
   if (name == "Equal")
     return build("equal", operands, {attr("equal_nan", b.getBoolAttr(s.b(0)))});
@@ -315,6 +321,8 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
     return build("unflatten", operands,
                  {attr("axis", i64(s.i(0))), attr("shape", arr(s.v(1)))});
   auto sliceAttrs = [&](unsigned k) -> FailureOr<SmallVector<NamedAttribute>> {
+    if (operands.empty())
+      return failure();
     SmallVector<int64_t> start(s.v(k)), stop(s.v(k + 1));
     ArrayRef<int64_t> strides = s.v(k + 2);
     auto shape = cast<RankedTensorType>(operands[0].getType()).getShape();
@@ -334,7 +342,8 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
       return unsupported("has an unknown reduction " + Twine(reduction));
     FailureOr<SmallVector<NamedAttribute>> attrs = sliceAttrs(update ? 1 : 0);
     if (failed(attrs))
-      return unsupported("has bounds that do not match the input's rank");
+      return unsupported("has no input or bounds that do not match the "
+                         "input's rank");
     if (!update || reduction == 4)
       return build(update ? "slice_update" : "slice", operands, *attrs);
     // x.at[slice].add(v) and the like: the slice combined with the update
@@ -372,6 +381,8 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                   attr("step", b.getF64FloatAttr(s.f(2)))});
   if (name == "NumberOfElements") {
     // The element count of the (static) input over `axes`, or its inverse.
+    if (failed(expectInputs(1, 1)))
+      return unsupported("needs 1 input");
     auto inputType = cast<RankedTensorType>(operands[0].getType());
     double count = 1;
     for (int64_t axis : s.v(0)) {

@@ -71,3 +71,14 @@ x, m = fn.input((1, 4), "float32"), fn.input((1, 3), "bool")
 v = fn.input((1, 4), "float32")
 fn.outputs = [fn.op("MaskedScatter", [x, m, v], b"", (1, 4), "float32")]
 write(path("masked_scatter_shape.mlxfn"), [fn])
+# Primitives whose inputs the file leaves out.
+for name, op in (("copy_no_input", "Copy"), ("slice_no_input", "Slice"),
+                 ("depends_short", "Depends")):
+    fn = Function()
+    x = fn.input((3,), "float32")
+    state = vec_i32([0]) * 3 if op == "Slice" else b""
+    inputs = [x] if op == "Depends" else []
+    fn.outputs = fn.op(op, inputs, state, [(3,), (3,)], ["float32"] * 2,
+                       outputs=2) if op == "Depends" else \
+        [fn.op(op, inputs, state, (3,), "float32")]
+    write(path(name + ".mlxfn"), [fn])
