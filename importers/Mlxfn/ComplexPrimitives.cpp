@@ -5,8 +5,10 @@
 // MLX stores, and the program's signature still names it complex64. Each
 // primitive MLX applies to complex arrays becomes float32 ops on the pairs:
 // layout ops act on the leading axes, products and divisions expand into
-// real ones, and an FFT is a DFT per axis, a product with cosine and sine
-// matrices (pocketfft's c2c, r2c and c2r, with MLX's 1/n on the inverse).
+// real ones, and an FFT is a transform per axis (pocketfft's c2c, r2c and
+// c2r, with MLX's 1/n on the inverse): a product with cosine and sine
+// matrices for a short axis, and for a long one of length n1 * n2 the
+// four-step form (n2 transforms of length n1, twiddles, n1 of length n2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +57,27 @@ struct Parts {
 constexpr int64_t kMaxStoredTwiddles = int64_t(1) << 20;
 /// The largest DFT matrix (entries) an FFT may need.
 constexpr int64_t kMaxTwiddles = int64_t(1) << 28;
+
+/// Axes up to this length are one product with the DFT matrix.
+constexpr int64_t kMaxDirectLength = 128;
+
+/// The factor n1 <= sqrt(n) of n closest to sqrt(n), or 1 (n prime): a
+/// length-n transform splits into transforms of lengths n1 and n / n1.
+static int64_t getSplitFactor(int64_t n) {
+  for (int64_t f = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+       f > 1; --f)
+    if (n % f == 0)
+      return f;
+  return 1;
+}
+
+/// The longest axis a transform of length n computes as one product.
+static int64_t getLongestDirectLength(int64_t n) {
+  int64_t n1 = n > kMaxDirectLength ? getSplitFactor(n) : 1;
+  if (n1 == 1)
+    return n;
+  return std::max(getLongestDirectLength(n1), getLongestDirectLength(n / n1));
+}
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -264,6 +287,82 @@ public:
     if (im)
       outIm = add(outIm, matmul(im, c));
     return {moveBack(outRe, m), moveBack(outIm, m)};
+  }
+
+  /// (re + i im) * (c + i sign s), `im` possibly null.
+  Parts rotate(Parts x, Value c, Value s, int sign) {
+    Value reS = mul(x.re, s);
+    Value re = mul(x.re, c);
+    Value im = sign > 0 ? reS : unary("negative", reS);
+    if (x.im) {
+      Value imS = mul(x.im, s);
+      re = sign > 0 ? sub(re, imS) : add(re, imS);
+      im = add(im, mul(x.im, c));
+    }
+    return {re, im};
+  }
+
+  /// The complex transform of length n along `axis` (all n outputs). A long
+  /// axis, n = n1 * n2 with j = n2 * j1 + j2 and k = k1 + n1 * k2, is
+  /// transformed over j1, rotated by e^{sign 2 pi i k1 j2 / n}, transformed
+  /// over j2, and read out in k's order.
+  Parts fft(Parts x, int64_t axis, int64_t n, int sign) {
+    int64_t n1 = n > kMaxDirectLength ? getSplitFactor(n) : 1;
+    if (n1 == 1)
+      return dft(x, axis, n, n, sign, false);
+    int64_t n2 = n / n1;
+    Moved m;
+    Value re = moveLast(x.re, axis, m);
+    Value im = x.im ? moveLast(x.im, axis, m) : Value();
+    int64_t rows = shape(re)[0];
+    Parts y = {reshape(re, {rows, n1, n2}),
+               im ? reshape(im, {rows, n1, n2}) : Value()};
+    y = fft(y, 1, n1, sign);
+    auto [c, s] = twiddles(n1, n2, n, {});
+    Shape withRows = {1, n1, n2};
+    y = rotate(y, reshape(c, withRows), reshape(s, withRows), sign);
+    y = fft(y, 2, n2, sign);
+    auto readOut = [&](Value v) {
+      return reshape(transpose(v, {0, 2, 1}), {rows, n});
+    };
+    return {moveBack(readOut(y.re), m), moveBack(readOut(y.im), m)};
+  }
+
+  /// The first `count` entries along `axis`.
+  Value take(Value v, int64_t axis, int64_t count) {
+    Shape s(shape(v)), start(s.size(), 0), strides(s.size(), 1);
+    s[axis] = count;
+    return op("slice", v,
+              {arr("start", start), arr("stop", s), arr("strides", strides)},
+              s);
+  }
+
+  /// The full spectrum of a real length-n signal from its first n / 2 + 1
+  /// bins along `axis`: X[n - k] = conj(X[k]).
+  Parts hermitianExtend(Parts x, int64_t axis, int64_t n) {
+    Shape s(shape(x.re));
+    int64_t bins = s[axis], mirrored = n - bins;
+    if (mirrored <= 0)
+      return x;
+    size_t rank = s.size();
+    Shape start(rank, 0), stop(s), strides(rank, 1), out(s);
+    start[axis] = mirrored; // bins n - bins .. 1, descending
+    stop[axis] = 0;
+    strides[axis] = -1;
+    out[axis] = mirrored;
+    auto mirror = [&](Value v) {
+      return op(
+          "slice", v,
+          {arr("start", start), arr("stop", stop), arr("strides", strides)},
+          out);
+    };
+    Shape full(s);
+    full[axis] = n;
+    auto join = [&](Value a, Value b) {
+      return op("concatenate", {a, b}, {i64("axis", axis)}, full);
+    };
+    return {join(x.re, mirror(x.re)),
+            join(x.im, unary("negative", mirror(x.im)))};
   }
 
 private:
@@ -652,31 +751,44 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
       if (!ok)
         return fail("has a result of the wrong length on axis " + Twine(d));
     }
-    // A DFT per axis holds an n x m matrix of cosines and one of sines.
+    // A product computes a length with no factors to split it by; its
+    // matrices of cosines and sines are n x n.
     for (int64_t a : axes) {
       int64_t n = c2r && a == last ? outShape[a] : in[a];
-      int64_t m = real && a == last ? n / 2 + 1 : n;
-      if (n > 0 && m > kMaxTwiddles / n)
+      int64_t direct = getLongestDirectLength(n);
+      if (direct > 0 && direct > kMaxTwiddles / direct)
         return fail("of length " + Twine(n) +
-                    " is above what mlxc computes (a DFT whose matrices "
-                    "have at most 2^28 entries: complex lengths up to 16384)");
+                    " is above what mlxc computes (a prime factor of at most "
+                    "16384)");
     }
     int sign = inverse ? 1 : -1;
     Parts x = parts(0);
     double count = 1;
-    if (r2c)
-      x = g.dft(x, last, in[last], outShape[last], sign, false);
+    // Short real axes keep the half-spectrum products (half the columns);
+    // long ones go through the complex transform.
+    if (r2c) {
+      int64_t n = in[last], bins = outShape[last];
+      if (n > kMaxDirectLength) {
+        Parts full = g.fft(x, last, n, sign);
+        x = {g.take(full.re, last, bins), g.take(full.im, last, bins)};
+      } else {
+        x = g.dft(x, last, n, bins, sign, false);
+      }
+      count *= n;
+    }
     for (int64_t a : axes) {
       if (real && a == last)
         continue;
-      x = g.dft(x, a, in[a], in[a], sign, false);
+      x = g.fft(x, a, in[a], sign);
       count *= in[a];
     }
     if (c2r) {
-      x = g.dft(x, last, outShape[last], outShape[last], sign, true);
-      count *= outShape[last];
-    } else if (r2c) {
-      count *= in[last];
+      int64_t n = outShape[last];
+      x = n > kMaxDirectLength
+              ? Parts{g.fft(g.hermitianExtend(x, last, n), last, n, sign).re,
+                      Value()}
+              : g.dft(x, last, n, n, sign, true);
+      count *= n;
     }
     if (inverse) {
       Value scale = g.scalar(static_cast<float>(1.0 / count));

@@ -568,14 +568,21 @@ def ops_fft():
     spectrogram of Hann-windowed frames as audio models compute it."""
     window = mx.array(np.hanning(64).astype(np.float32))
 
-    def fn(x, z, frames):
+    def fn(x, z, frames, long):
         return (mx.fft.rfft(x), mx.fft.rfft(x[:, :15]), mx.fft.fft(z),
                 mx.fft.ifft(z, n=10), mx.fft.irfft(z), mx.fft.irfft(z, n=15),
                 mx.fft.fft2(z[None].astype(mx.complex64) * 2),
                 mx.fft.rfftn(x.reshape(2, 4, 8)), mx.fft.irfft2(z[:, :5]),
                 mx.fft.fft(z, axis=0, n=5),
-                mx.abs(mx.fft.rfft(frames * window)) ** 2)
-    return fn, [normal(4, 16), complex_normal(4, 12), normal(6, 64)], {}
+                mx.abs(mx.fft.rfft(frames * window)) ** 2,
+                # Long axes split in four steps: 400 = 20 * 20, 1000, a
+                # prime factor (514 = 2 * 257), odd real lengths.
+                mx.fft.rfft(long[:, :400]), mx.fft.ifft(long.astype(
+                    mx.complex64) * (1 + 2j)), mx.fft.fft(long[:, :514]),
+                mx.fft.irfft(mx.fft.rfft(long[:, :401]), n=401),
+                mx.fft.irfft(z, n=333))
+    return fn, [normal(4, 16), complex_normal(4, 12), normal(6, 64),
+                normal(2, 1000)], {}
 
 
 @model
