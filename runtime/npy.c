@@ -257,7 +257,7 @@ static mlxrt_status dtypeFromDescr(const char *descr, const char *what,
   return mlxrt_fail(err, MLXRT_ERROR_FORMAT,
                     "%s: unsupported npy dtype '%s' (supported: bool, "
                     "int8-64, uint8-64, float16, bfloat16 as '<V2', float32, "
-                    "float64)",
+                    "float64, complex64)",
                     what, descr);
 }
 

@@ -426,7 +426,7 @@ TEST(Npy, MalformedHeaders) {
       {npyDict("<f4" + std::string(40, 'x'), "(3,)"),
        "unsupported npy dtype '<f4" + std::string(28, 'x') +
            "' (supported: bool, int8-64, uint8-64, float16, bfloat16 as "
-           "'<V2', float32, float64)"},
+           "'<V2', float32, float64, complex64)"},
       {"{'descr': '<f4', 'fortran_order': false, 'shape': (3,)}",
        "malformed npy header at byte offset 44: expected True or False"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': [3]}",
@@ -456,15 +456,15 @@ TEST(Npy, MalformedHeaders) {
        "malformed npy header: unexpected key 'x'"},
       {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,)}",
        "structured arrays are not supported"},
-      {npyDict("<c8", "(3,)"),
-       "unsupported npy dtype '<c8' (supported: bool, int8-64, uint8-64, "
-       "float16, bfloat16 as '<V2', float32, float64)"},
+      {npyDict("<c16", "(3,)"),
+       "unsupported npy dtype '<c16' (supported: bool, int8-64, uint8-64, "
+       "float16, bfloat16 as '<V2', float32, float64, complex64)"},
       {npyDict("O", "(3,)"),
        "unsupported npy dtype 'O' (supported: bool, int8-64, uint8-64, "
-       "float16, bfloat16 as '<V2', float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64, complex64)"},
       {npyDict("<V4", "(3,)"),
        "unsupported npy dtype '<V4' (supported: bool, int8-64, uint8-64, "
-       "float16, bfloat16 as '<V2', float32, float64)"},
+       "float16, bfloat16 as '<V2', float32, float64, complex64)"},
       {npyDict(">f4", "(3,)"),
        "big-endian data ('>f4') is not supported; save it little-endian, "
        "e.g. with arr.astype(arr.dtype.newbyteorder('<'))"},
