@@ -16,9 +16,10 @@
 //   (MLXRT_LIBCUBLASLT: the cuBLASLt library, as for mlxc's executables)
 //
 // The steps' interface is in python/mlxc/lm.py: inputs tokens, offset, last
-// (prefill), cache.I.keys/values and the weights, by name; outputs out0 the
-// next token, out1 the next offset, out2 log-probabilities, out{3+2I} and
-// out{4+2I} layer I's keys and values.
+// (prefill), the caches and the weights, by name; outputs out0 the next
+// token, out1 the next offset, out2 log-probabilities, out{3+K} the cache
+// on line K of OUT/caches.txt (attention keys and values, recurrent
+// states).
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,21 +255,30 @@ int main(int argc, char **argv) try {
   };
   addState("tokens", 0);
   addState("offset", 1);
-  for (auto &[name, k] : decode.index) {
-    unsigned layer;
-    char kind[8];
-    if (std::sscanf(name.c_str(), "cache.%u.%7s", &layer, kind) == 2)
-      addState(name,
-               kStateOutputs + 2 * layer + (std::strcmp(kind, "values") == 0));
+  // The caches, in the order of the outputs that update them.
+  std::ifstream cacheList(dir + "/caches.txt");
+  if (!cacheList)
+    throw Error(dir + "/caches.txt: cannot read (made by python -m "
+                      "mlxc.lm export)");
+  int64_t maxLen = -1; // Attention caches bound the length; states do not.
+  size_t output = kStateOutputs;
+  for (std::string name; std::getline(cacheList, name);) {
+    if (name.empty())
+      continue;
+    if (!decode.index.count(name))
+      throw Error(dir + "/caches.txt names '" + name +
+                  "', which libdecode.so does not take");
+    addState(name, output++);
+    if (maxLen < 0 && name.size() > 5 &&
+        name.compare(name.size() - 5, 5, ".keys") == 0)
+      maxLen = decode.type(name).dims[2];
   }
   mlxrt_array *tokens = decode.inputs[decode.index["tokens"]].get();
 
-  // Capacity: the cache's length.
-  const mlxrt_tensor &cache = decode.type("cache.0.keys");
-  int64_t maxLen = cache.dims[2];
   int64_t chunk = prefill.type("tokens").dims[1];
   int64_t padded = (int64_t(ids.size()) + chunk - 1) / chunk * chunk;
-  if (std::max<int64_t>(padded, int64_t(ids.size()) + n - 1) > maxLen)
+  if (maxLen >= 0 &&
+      std::max<int64_t>(padded, int64_t(ids.size()) + n - 1) > maxLen)
     throw Error(std::to_string(ids.size()) + " prompt tokens (padded to " +
                 std::to_string(padded) + ") and " + std::to_string(n) +
                 " new ones do not fit the cache of " + std::to_string(maxLen) +

@@ -11,10 +11,13 @@ model*.safetensors, as mlx_lm.load reads it, or a model object), traces a
 prefill step and a decode step with mx.export_function and compiles each
 with `mlxc --emit=shared`. OUT then holds:
 
-  prefill.mlxfn, libprefill.so  PREFILL_LEN tokens at a time
+  prefill.mlxfn, libprefill.so  PREFILL_LEN tokens at a time (1 for a
+                                model with a recurrent state)
   decode.mlxfn, libdecode.so    one token
   weights.txt                   the .safetensors files to bind, one a line,
                                 relative to OUT
+  caches.txt                    the cache inputs, one a line, in the order
+                                of the outputs that update them
 
 Both steps have the same interface (what generate.cpp relies on too).
 Inputs, by name:
@@ -23,14 +26,19 @@ Inputs, by name:
   last              int32 []         prefill only: the row of tokens whose
                                      next token is wanted (a short final
                                      chunk is padded)
-  cache.I.keys      [1, kv_heads, MAX_LEN, head_dim], per layer I
-  cache.I.values
+  cache.I.keys      [1, kv_heads, MAX_LEN, head_dim], per attention
+  cache.I.values    layer I (KVCache, or RotatingKVCache: a window)
+  cache.I.state.J   the recurrent state of a state-space or linear-
+                    attention layer I (ArraysCache); zeros to start
+  cache.I.J.*       sub-cache J of a layer with a CacheList
   <weight name>     every parameter, named as in the safetensors files
 Outputs:
   out0              int32 [1, 1]     the greedy next token
   out1              int32 []         offset + last + 1
   out2              [1, vocab]       log-probabilities of that row
-  out{3+2I}, out{4+2I}  layer I's keys and values (donate the inputs)
+  out{3+K}          the cache named on line K of caches.txt (0-based),
+                    updated (donate the input): for attention-only models
+                    out{3+2I}, out{4+2I} are layer I's keys and values
 so a decode step's token, offset and cache outputs are its next inputs.
 """
 
@@ -83,6 +91,10 @@ class FixedKVCache:
         self.offset = self.offset + keys.shape[2]
         return self.keys, self.values
 
+    def keys_and_values(self):
+        # What layers that share another layer's cache read (gemma3n).
+        return self.keys, self.values
+
     def make_mask(self, N, window_size=None, return_array=False):
         # Query i sits at position offset + i and sees slots <= its own, and
         # within the window; always an array (the slots beyond are unset).
@@ -118,18 +130,33 @@ def _weight_files(folder, params, out_dir):
     """The safetensors files that hold every parameter under its name, dtype
     and shape (a folder mlx-lm wrote). mlx-lm renames the tensors of some
     checkpoints when it loads them (sanitize); then the parameters as
-    loaded go to OUT/weights.safetensors."""
+    loaded go to OUT/weights.safetensors. Where it only changes values (a
+    normalized head), those parameters go to OUT/sanitized.safetensors,
+    bound after the model's files."""
     files = sorted(glob.glob(os.path.join(folder, "model*.safetensors"))) \
         if folder else []
     found = {}
     for path in files:
         for name, (dtype, shape) in _safetensors_header(path).items():
-            found[name] = (_ST_DTYPES.get(dtype, dtype), shape)
-    if files and all(found.get(name) == (str(a.dtype).split(".")[-1],
-                                         tuple(a.shape))
+            found[name] = (_ST_DTYPES.get(dtype, dtype), shape, path)
+    if files and all(found.get(name, ())[:2] ==
+                     (str(a.dtype).split(".")[-1], tuple(a.shape))
                      for name, a in params.items()):
+        changed = {}
+        for path in files:
+            stored = mx.load(path)
+            for name, a in stored.items():
+                if name in params and found[name][2] == path and \
+                        not mx.array_equal(a, params[name]).item():
+                    changed[name] = params[name]
+            del stored
         # Relative to OUT: the two folders can move together (to a server).
-        return [os.path.relpath(p, out_dir) for p in files]
+        relative = [os.path.relpath(p, out_dir) for p in files]
+        if not changed:
+            return relative
+        mx.save_safetensors(os.path.join(out_dir, "sanitized.safetensors"),
+                            changed)
+        return relative + ["sanitized.safetensors"]
     mx.save_safetensors(os.path.join(out_dir, "weights.safetensors"), params)
     return ["weights.safetensors"]
 
@@ -150,25 +177,107 @@ def _load(model):
 
 
 def _cache_layout(model):
-    """[(keys shape, values shape, dtype, window)] per layer, from the cache
-    mlx-lm itself makes for the model, after one (lazy) token."""
-    from mlx_lm.models.cache import (KVCache, RotatingKVCache,
-                                     make_prompt_cache)
+    """Per layer, what its cache holds, from the cache mlx-lm itself makes
+    for the model, after one (lazy) token:
+      ("kv", keys shape, values shape, dtype, window)   KVCache, or a
+          sliding-window RotatingKVCache (window: its length)
+      ("arrays", [(shape, dtype) or None])              ArraysCache: the
+          recurrent state of a state-space or linear-attention layer
+      ("list", [layouts])                               CacheList"""
+    from mlx_lm.models.cache import (ArraysCache, CacheList, KVCache,
+                                     RotatingKVCache, make_prompt_cache)
     caches = make_prompt_cache(model)
     model(mx.zeros((1, 1), mx.int32), cache=caches)
-    layout = []
-    for i, c in enumerate(caches):
-        if type(c) is KVCache:
-            window = None
-        elif type(c) is RotatingKVCache and c.keep == 0:
-            window = c.max_size  # A sliding-window layer.
+
+    def describe(c, where):
+        if type(c) is KVCache or (type(c) is RotatingKVCache and c.keep == 0):
+            window = c.max_size if type(c) is RotatingKVCache else None
+            return ("kv", c.keys.shape, c.values.shape, c.keys.dtype, window)
+        if type(c) is ArraysCache:
+            return ("arrays", [None if a is None else (a.shape, a.dtype)
+                               for a in c.cache])
+        if type(c) is CacheList:
+            return ("list", [describe(sub, f"{where}.{j}")
+                             for j, sub in enumerate(c.caches)])
+        raise ValueError(
+            f"{where} uses {type(c).__name__}: mlxc.lm exports models whose "
+            "layers use KVCache, RotatingKVCache (a sliding window), "
+            "ArraysCache (recurrent state) or a CacheList of them, not "
+            "quantized or other caches")
+    return [describe(c, f"layer {i}") for i, c in enumerate(caches)]
+
+
+def _cache_names(layout, prefix="cache"):
+    """The cache inputs' names, in the order of the cache outputs."""
+    names = []
+    for i, spec in enumerate(layout):
+        p = f"{prefix}.{i}"
+        if spec[0] == "kv":
+            names += [f"{p}.keys", f"{p}.values"]
+        elif spec[0] == "arrays":
+            names += [f"{p}.state.{j}" for j, a in enumerate(spec[1]) if a]
         else:
-            raise ValueError(
-                f"layer {i} uses {type(c).__name__}: mlxc.lm exports "
-                "models whose layers all use KVCache or RotatingKVCache "
-                "(attention), not state-space or quantized caches")
-        layout.append((c.keys.shape, c.values.shape, c.keys.dtype, window))
-    return layout
+            names += _cache_names(spec[1], p)
+    return names
+
+
+def _has_recurrent_state(layout):
+    return any(spec[0] == "arrays" or
+               (spec[0] == "list" and _has_recurrent_state(spec[1]))
+               for spec in layout)
+
+
+def _cache_examples(layout, max_len, prefix="cache"):
+    """{name: zeros} for the cache inputs (KV caches max_len long)."""
+    examples = {}
+    for i, spec in enumerate(layout):
+        p = f"{prefix}.{i}"
+        if spec[0] == "kv":
+            _, kshape, vshape, dtype, _ = spec
+            examples[f"{p}.keys"] = mx.zeros(
+                (kshape[0], kshape[1], max_len, kshape[3]), dtype)
+            examples[f"{p}.values"] = mx.zeros(
+                (vshape[0], vshape[1], max_len, vshape[3]), dtype)
+        elif spec[0] == "arrays":
+            for j, a in enumerate(spec[1]):
+                if a:
+                    examples[f"{p}.state.{j}"] = mx.zeros(*a)
+        else:
+            examples.update(_cache_examples(spec[1], max_len, p))
+    return examples
+
+
+def _make_caches(layout, kw, prefix="cache"):
+    """The caches a traced step hands the model, over its inputs `kw`."""
+    from mlx_lm.models.cache import ArraysCache, CacheList
+    caches = []
+    for i, spec in enumerate(layout):
+        p = f"{prefix}.{i}"
+        if spec[0] == "kv":
+            caches.append(FixedKVCache(kw[f"{p}.keys"], kw[f"{p}.values"],
+                                       kw["offset"], spec[4]))
+        elif spec[0] == "arrays":
+            c = ArraysCache(len(spec[1]))
+            c.cache = [kw[f"{p}.state.{j}"] if a else None
+                       for j, a in enumerate(spec[1])]
+            caches.append(c)
+        else:
+            caches.append(CacheList(*_make_caches(spec[1], kw, p)))
+    return caches
+
+
+def _cache_arrays(caches):
+    """The caches' arrays after a step, in _cache_names' order."""
+    from mlx_lm.models.cache import ArraysCache, CacheList
+    arrays = []
+    for c in caches:
+        if isinstance(c, FixedKVCache):
+            arrays += [c.keys, c.values]
+        elif isinstance(c, ArraysCache):
+            arrays += [a for a in c.cache if a is not None]
+        else:
+            arrays += _cache_arrays(c.caches)
+    return arrays
 
 
 def _trace(model, names, layout, prefill):
@@ -177,9 +286,7 @@ def _trace(model, names, layout, prefill):
 
     def step(**kw):
         model.update(tree_unflatten([(n, kw[n]) for n in names]))
-        caches = [FixedKVCache(kw[f"cache.{i}.keys"], kw[f"cache.{i}.values"],
-                               kw["offset"], window)
-                  for i, (_, _, _, window) in enumerate(layout)]
+        caches = _make_caches(layout, kw)
         logits = model(kw["tokens"], cache=caches)
         last = kw["last"] if prefill else mx.array(0, mx.int32)
         logits = mx.take(logits, last, axis=1)
@@ -187,9 +294,17 @@ def _trace(model, names, layout, prefill):
         logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
         token = mx.argmax(logprobs, axis=-1).astype(mx.int32).reshape(1, 1)
         outs = [token, kw["offset"] + last + 1, logprobs]
-        for c in caches:
-            outs += [c.keys, c.values]
-        return outs
+        arrays = _cache_arrays(caches)
+        cache_names = _cache_names(layout)
+        if len(arrays) != len(cache_names):
+            raise ValueError("the model left a recurrent state unset")
+        for name, a in zip(cache_names, arrays):
+            if a.shape != kw[name].shape or a.dtype != kw[name].dtype:
+                raise ValueError(
+                    f"{name} changes in a step ({kw[name].dtype} "
+                    f"{kw[name].shape} to {a.dtype} {a.shape}): mlxc.lm "
+                    "exports caches of a fixed size and dtype")
+        return outs + arrays
     return step
 
 
@@ -230,22 +345,29 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
     with open(os.path.join(out_dir, "weights.txt"), "w") as f:
         f.write("".join(p + "\n" for p in files))
 
-    args = dict(params, offset=mx.array(0, mx.int32))
-    for i, (kshape, vshape, dtype, _) in enumerate(layout):
-        args[f"cache.{i}.keys"] = mx.zeros(
-            (kshape[0], kshape[1], max_len, kshape[3]), dtype)
-        args[f"cache.{i}.values"] = mx.zeros(
-            (vshape[0], vshape[1], max_len, vshape[3]), dtype)
+    # A recurrent state would take in a padded chunk's padding: such models
+    # read their prompt one token a call.
+    if _has_recurrent_state(layout):
+        prefill_len = 1
+    with open(os.path.join(out_dir, "caches.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in _cache_names(layout)))
+    args = dict(params, offset=mx.array(0, mx.int32),
+                **_cache_examples(layout, max_len))
     steps = {"prefill": dict(args, tokens=mx.zeros((1, prefill_len), mx.int32),
                              last=mx.array(0, mx.int32)),
              "decode": dict(args, tokens=mx.zeros((1, 1), mx.int32))}
     mlxc_exe = find_mlxc(mlxc_path) if compile else None
+    # mx.contiguous only rearranges memory, and MLX cannot serialize it
+    # (linear-attention layers call it on their state): traced as its input.
+    contiguous = mx.contiguous
     try:
+        mx.contiguous = lambda a, *args, **kwargs: a
         for name, example in steps.items():
             path = os.path.join(out_dir, name + ".mlxfn")
             mx.export_function(path, _trace(model, list(params), layout,
                                             name == "prefill"), **example)
     finally:
+        mx.contiguous = contiguous
         model.update(tree_unflatten(list(params.items())))
     if compile:
         for name in steps:
@@ -289,19 +411,25 @@ class Generator:
             for name in self.decode.bind_file(file):
                 self.prefill.bind(**{name: self.decode.bound[name]})
         inputs = {n: (d, s) for n, d, s in self.decode.inputs}
-        self.caches = sorted(n for n in inputs if n.startswith("cache."))
+        # The cache inputs, in the order of the outputs that update them.
+        with open(path("caches.txt")) as f:
+            self.caches = [line.strip() for line in f if line.strip()]
+        for name in self.caches:
+            if name not in inputs:
+                raise ValueError(f"{out_dir}/caches.txt names '{name}', "
+                                 "which libdecode.so does not take")
         self.prefill_len = dict((n, s) for n, _, s in
                                 self.prefill.inputs)["tokens"][1]
-        self.max_len = inputs[self.caches[0]][1][2] if self.caches else 0
+        # Attention caches bound the length; recurrent states do not.
+        keys = [n for n in self.caches if n.endswith(".keys")]
+        self.max_len = inputs[keys[0]][1][2] if keys else None
         self._inputs = inputs
 
     def _outputs(self, state):
         """The output slots: token, offset and caches, donated."""
         outs = {"out0": state["tokens"], "out1": state["offset"]}
-        for name in self.caches:
-            i, kind = name.split(".")[1:]
-            k = STATE_OUTPUTS + 2 * int(i) + (kind == "values")
-            outs[f"out{k}"] = state[name]
+        for k, name in enumerate(self.caches):
+            outs[f"out{STATE_OUTPUTS + k}"] = state[name]
         return outs
 
     def generate(self, prompt, max_tokens):
@@ -311,7 +439,8 @@ class Generator:
         padded = -(-len(prompt) // P) * P
         if not prompt or max_tokens < 1:
             raise ValueError("need a non-empty prompt and max_tokens >= 1")
-        if max(padded, len(prompt) + max_tokens - 1) > self.max_len:
+        if self.max_len is not None and \
+                max(padded, len(prompt) + max_tokens - 1) > self.max_len:
             raise ValueError(
                 f"{len(prompt)} prompt tokens (padded to {padded}) and "
                 f"{max_tokens} new ones do not fit the cache of "

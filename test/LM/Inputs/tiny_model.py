@@ -34,12 +34,22 @@ CONFIGS = {
                       num_experts_per_tok=2, moe_intermediate_size=32,
                       decoder_sparse_step=1, mlp_only_layers=[],
                       norm_topk_prob=True, rope_theta=1000000.0),
-}
-# A state-space model, which mlxc.lm refuses (no KV cache).
-UNSUPPORTED = {
+    # A state-space model: a recurrent state per layer (ArraysCache), no KV
+    # cache.
     "mamba": dict(model_type="mamba", state_size=8, conv_kernel=4,
                   use_bias=False, use_conv_bias=True, time_step_rank=8),
+    # Gated-delta linear attention (layer 0: a recurrent state) and full
+    # attention (layer 1: a KV cache), experts.
+    "qwen3_next": dict(model_type="qwen3_next", linear_num_value_heads=4,
+                       linear_num_key_heads=2, linear_key_head_dim=16,
+                       linear_value_head_dim=16, linear_conv_kernel_dim=4,
+                       full_attention_interval=2, num_experts=4,
+                       num_experts_per_tok=2, decoder_sparse_step=1,
+                       shared_expert_intermediate_size=64, mlp_only_layers=[],
+                       moe_intermediate_size=32, norm_topk_prob=True,
+                       partial_rotary_factor=0.5, rope_theta=10000.0),
 }
+UNSUPPORTED = {}
 
 
 def make(arch, folder):
