@@ -92,8 +92,12 @@ class FixedKVCache:
         return self.keys, self.values
 
     def keys_and_values(self):
-        # What layers that share another layer's cache read (gemma3n).
-        return self.keys, self.values
+        # Layers that read another layer's cache (gemma3n, afm7) may take
+        # positions from its length, which is max_len here, not the count
+        # of tokens: refused rather than traced wrong.
+        raise ValueError("the model reads a layer's cache from another layer "
+                         "(keys_and_values): mlxc.lm does not export "
+                         "shared caches")
 
     def make_mask(self, N, window_size=None, return_array=False):
         # Query i sits at position offset + i and sees slots <= its own, and

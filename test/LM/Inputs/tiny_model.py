@@ -48,6 +48,12 @@ CONFIGS = {
                        shared_expert_intermediate_size=64, mlp_only_layers=[],
                        moe_intermediate_size=32, norm_topk_prob=True,
                        partial_rotary_factor=0.5, rope_theta=10000.0),
+    # A head that mlx-lm normalizes when it loads the weights (sanitize), a
+    # short convolution over keys and values (an ArraysCache beside each
+    # KV cache: CacheList), a sliding window on layer 0.
+    "baichuan_m1": dict(model_type="baichuan_m1", sliding_window=4,
+                        sliding_window_layers=[0], conv_window=2,
+                        rope_theta=1000.0),
 }
 UNSUPPORTED = {}
 
