@@ -3,8 +3,10 @@
 mlx-lm's own greedy generation from them (the reference of test/LM).
 
     tiny_model.py list              the architectures mlxc.lm supports
-    tiny_model.py make ARCH DIR     a model folder as mlx-lm writes one
-                                    (config.json, model.safetensors)
+    tiny_model.py make ARCH DIR [--quantize MODE]
+                                    a model folder as mlx-lm writes one
+                                    (config.json, model.safetensors),
+                                    quantized as mlx_lm.convert does
     tiny_model.py generate DIR --prompt 1,2,3 -n N
                                     mlx_lm's generate_step at temperature 0:
                                     the N token ids on one line
@@ -58,9 +60,10 @@ CONFIGS = {
 UNSUPPORTED = {}
 
 
-def make(arch, folder):
+def make(arch, folder, quantize=None):
     from mlx.utils import tree_flatten, tree_map
-    from mlx_lm.utils import _get_classes, save_config, save_model
+    from mlx_lm.utils import (_get_classes, quantize_model, save_config,
+                              save_model)
     config = dict(COMMON, **{**CONFIGS, **UNSUPPORTED}[arch])
     model_class, args_class = _get_classes(config)
     mx.random.seed(0)
@@ -69,6 +72,12 @@ def make(arch, folder):
     # and layer moves the logits: a wrong cache changes the tokens.
     model.update(tree_map(lambda w: w * 2.0, model.parameters()))
     mx.eval(model.parameters())
+    # As mlx_lm.convert quantizes (what mlx-community's models are).
+    if quantize == "affine4":
+        model, config = quantize_model(model, config, 32, 4)
+    elif quantize:
+        model, config = quantize_model(model, config, None, None,
+                                       mode=quantize)
     save_model(folder, model)
     save_config(config, Path(folder) / "config.json")
     print(f"{arch}: {sum(w.size for _, w in tree_flatten(model.parameters()))}"
@@ -91,6 +100,8 @@ def main():
     m = sub.add_parser("make")
     m.add_argument("arch", choices=sorted(CONFIGS) + sorted(UNSUPPORTED))
     m.add_argument("folder")
+    m.add_argument("--quantize", choices=["affine4", "mxfp4", "mxfp8",
+                                          "nvfp4"])
     g = sub.add_parser("generate")
     g.add_argument("folder")
     g.add_argument("--prompt", required=True)
@@ -99,7 +110,7 @@ def main():
     if args.command == "list":
         print(" ".join(CONFIGS))
     elif args.command == "make":
-        make(args.arch, args.folder)
+        make(args.arch, args.folder, args.quantize)
     else:
         generate(args.folder, [int(t) for t in args.prompt.split(",")],
                  args.n)
