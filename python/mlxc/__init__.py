@@ -311,8 +311,7 @@ class Model:
             if name not in names:
                 raise Error("invalid argument", f"model '{self.name}' has no "
                             f"input '{name}' (inputs: {', '.join(names)})")
-            self._bound[name] = value if isinstance(value, Array) else \
-                self._instance.array(value)
+            self._bound[name] = self._as_input(name, value)
 
     def zeros(self, name):
         """A new array of zeros with the dtype and shape of input `name` (the
@@ -352,22 +351,31 @@ class Model:
             raise Error("invalid argument", f"model '{self.name}': "
                         f"{len(positional)} positional inputs too many "
                         f"(an input given by name or bound takes none)")
-        arrays = []
-        for (name, dtype, shape), value in zip(self.inputs, values):
-            if not isinstance(value, Array):
-                a = _as_numpy(value)
-                # Without ml_dtypes, bfloat16 travels as its uint16 bits.
-                bits = dtype == np.uint16 and a.dtype == np.uint16 and \
-                    self._input_dtypes[name] == "bfloat16"
-                if a.dtype != dtype or a.shape != shape:
-                    raise Error("mismatch", f"model '{self.name}', input "
-                                f"'{name}': expected "
-                                f"{self._input_dtypes[name]} {list(shape)}, "
-                                f"got {a.dtype} {list(a.shape)}")
-                value = self._instance.array(
-                    a, dtype="bfloat16" if bits else None)
-            arrays.append(value)
-        return arrays
+        return [self._as_input(name, value)
+                for (name, _, _), value in zip(self.inputs, values)]
+
+    def _as_input(self, name, value):
+        """`value` as an array for input `name`, of its dtype and shape."""
+        dtype, shape = next((d, s) for n, d, s in self.inputs if n == name)
+        expected = self._input_dtypes[name]
+        if isinstance(value, Array):
+            t = _lib.mlxrt_array_type(value._handle).contents
+            got = _DTYPES[t.dtype]
+            dims = [t.dims[d] for d in range(t.rank)]
+            if got != expected or tuple(dims) != shape:
+                raise Error("mismatch", f"model '{self.name}', input "
+                            f"'{name}': expected {expected} {list(shape)}, "
+                            f"got {got} {dims}")
+            return value
+        a = _as_numpy(value)
+        # Without ml_dtypes, bfloat16 travels as its uint16 bits.
+        bits = dtype == np.uint16 and a.dtype == np.uint16 and \
+            expected == "bfloat16"
+        if a.dtype != dtype or a.shape != shape:
+            raise Error("mismatch", f"model '{self.name}', input '{name}': "
+                        f"expected {expected} {list(shape)}, got {a.dtype} "
+                        f"{list(a.shape)}")
+        return self._instance.array(a, dtype="bfloat16" if bits else None)
 
     def call(self, *args, outputs=None, **kwargs):
         """Runs the model; returns its outputs as mlxc.Array (they stay in

@@ -61,6 +61,14 @@ for args, kwargs, message in [
         raise AssertionError(f"no error for {message}")
     except mlxc.Error as e:
         assert message in str(e), str(e)
+# Binding checks the input's dtype and shape at once, for values and arrays.
+for value in (np.zeros(3, np.float32), rt.array(np.zeros((3, 4), np.int32))):
+    try:
+        step.bind(state=value)
+        raise AssertionError("bound an array of another type")
+    except mlxc.Error as e:
+        assert "input 'state': expected float32 [3, 4], got " in str(e), str(e)
+assert "state" not in step.bound
 wrong = rt.array(np.zeros((4, 3), np.float32))
 try:
     step.call(xs, state, outputs={"state_out": wrong})
