@@ -591,8 +591,10 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
       if (st == MLXRT_ERROR_NOT_FOUND) {
         st = MLXRT_OK; // Not in the file: another source binds it.
       } else if (err) {
+        // A mismatch belongs to the input; a bad file to the file alone.
         *err = loadErr;
-        mlxrt_error_prefix(err, "input '%s': ", p->name);
+        if (st == MLXRT_ERROR_MISMATCH)
+          mlxrt_error_prefix(err, "input '%s': ", p->name);
       }
     }
   }

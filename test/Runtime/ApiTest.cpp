@@ -326,6 +326,13 @@ TEST(Api, BindsInputsByNameFromAWeightsFile) {
   EXPECT_EQ(mlxrt_model_bind_file(m, npy.c_str(), in, 2, &bound, &err),
             MLXRT_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(err.message, "binding by name needs")) << err.message;
+  // A file that is no tensor file names the file, not an input.
+  std::string text = dir.write("notes.txt", "not a tensor file");
+  EXPECT_EQ(mlxrt_model_bind_file(m, text.c_str(), in, 2, &bound, &err),
+            MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "notes.txt")) << err.message;
+  EXPECT_FALSE(contains(err.message, "input '")) << err.message;
+  EXPECT_EQ(in[1], nullptr);
   // Arrays from files and back.
   mlxrt_array *fromNpy = nullptr;
   ASSERT_EQ(mlxrt_array_load(cpu.inst, npy.c_str(), &fromNpy, &err), MLXRT_OK)
