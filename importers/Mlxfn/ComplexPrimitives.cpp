@@ -373,11 +373,9 @@ private:
 
 } // namespace
 
-FailureOr<SmallVector<Value, 2>>
-mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
-                                    const Node &node, ArrayRef<Value> operands,
-                                    ArrayRef<bool> isComplex,
-                                    ArrayRef<RankedTensorType> resultTypes) {
+FailureOr<SmallVector<Value, 2>> mlxc::mlxfn::importComplexPrimitive(
+    OpBuilder &builder, Location loc, const Node &node,
+    ArrayRef<Value> operands, ArrayRef<bool> isComplex, TypeRange resultTypes) {
   StringRef name = node.name;
   State s{node};
   PairBuilder g(builder, loc);
@@ -388,7 +386,7 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
   if (resultTypes.empty() || (resultTypes.size() != 1 && name != "Split"))
     return fail("with " + Twine(resultTypes.size()) +
                 " results is not supported by mlxc");
-  RankedTensorType resultType = resultTypes[0];
+  auto resultType = cast<RankedTensorType>(resultTypes[0]);
   bool complexOut = node.outputs[0].dtype == Dtype::Complex64;
   // The logical shape of the (first) result, and of operand k.
   Shape outShape(node.outputs[0].shape);
@@ -490,8 +488,7 @@ mlxc::mlxfn::importComplexPrimitive(OpBuilder &builder, Location loc,
     state.addOperands(operands[0]);
     state.addAttribute("indices", builder.getDenseI64ArrayAttr(s.v(0)));
     state.addAttribute("axis", builder.getI64IntegerAttr(*axis));
-    for (RankedTensorType type : resultTypes)
-      state.addTypes(type);
+    state.addTypes(resultTypes);
     Operation *split = builder.create(state);
     return Values(split->getResults());
   }

@@ -53,7 +53,7 @@ private:
                                ModuleOp module);
   FailureOr<Value> getConstant(uint64_t id, Location loc);
   FailureOr<Values> importPrimitive(const Node &node, ArrayRef<Value> operands,
-                                    Location loc);
+                                    TypeRange resultTypes, Location loc);
   FailureOr<Type> getElementType(Dtype dtype, Location loc);
   FailureOr<RankedTensorType> getTensorType(const ArrayMeta &meta,
                                             Location loc);
@@ -157,17 +157,11 @@ FailureOr<Value> Importer::getConstant(uint64_t id, Location loc) {
 
 FailureOr<Values> Importer::importPrimitive(const Node &node,
                                             ArrayRef<Value> operands,
+                                            TypeRange resultTypes,
                                             Location loc) {
   StringRef name = node.name;
   State s{node};
   Builder b(context);
-  SmallVector<Type> resultTypes;
-  for (const ArrayMeta &meta : node.outputs) {
-    FailureOr<RankedTensorType> type = getTensorType(meta, loc);
-    if (failed(type))
-      return failure();
-    resultTypes.push_back(*type);
-  }
   auto unsupported = [&](const Twine &why) -> FailureOr<Values> {
     return emitError(loc) << "MLX primitive " << name << " " << why;
   };
@@ -674,20 +668,17 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
                      llvm::any_of(node.outputs, [](const ArrayMeta &meta) {
                        return meta.dtype == Dtype::Complex64;
                      });
-      FailureOr<Values> results;
-      if (complex) {
-        SmallVector<RankedTensorType> types;
-        for (const ArrayMeta &meta : node.outputs) {
-          FailureOr<RankedTensorType> type = getTensorType(meta, loc);
-          if (failed(type))
-            return failure();
-          types.push_back(*type);
-        }
-        results = importComplexPrimitive(builder, loc, node, operands,
-                                         isComplex, types);
-      } else {
-        results = importPrimitive(node, operands, loc);
+      SmallVector<Type> types;
+      for (const ArrayMeta &meta : node.outputs) {
+        FailureOr<RankedTensorType> type = getTensorType(meta, loc);
+        if (failed(type))
+          return failure();
+        types.push_back(*type);
       }
+      FailureOr<Values> results =
+          complex ? importComplexPrimitive(builder, loc, node, operands,
+                                           isComplex, types)
+                  : importPrimitive(node, operands, types, loc);
       if (failed(results))
         return failure();
       if (results->size() != node.outputIds.size() ||

@@ -11,6 +11,7 @@
 #include "importers/Mlxfn/MlxfnReader.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Value.h"
 
 namespace mlxc::mlxfn {
@@ -52,7 +53,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value, 2>>
 importComplexPrimitive(mlir::OpBuilder &builder, mlir::Location loc,
                        const Node &node, llvm::ArrayRef<mlir::Value> operands,
                        llvm::ArrayRef<bool> isComplex,
-                       llvm::ArrayRef<mlir::RankedTensorType> resultTypes);
+                       mlir::TypeRange resultTypes);
 
 } // namespace mlxc::mlxfn
 

@@ -311,7 +311,8 @@ class Model:
             if name not in names:
                 raise Error("invalid argument", f"model '{self.name}' has no "
                             f"input '{name}' (inputs: {', '.join(names)})")
-            self._bound[name] = self._as_input(name, value)
+            _, dtype, shape = self.inputs[names.index(name)]
+            self._bound[name] = self._as_input(name, dtype, shape, value)
 
     def zeros(self, name):
         """A new array of zeros with the dtype and shape of input `name` (the
@@ -351,12 +352,14 @@ class Model:
             raise Error("invalid argument", f"model '{self.name}': "
                         f"{len(positional)} positional inputs too many "
                         f"(an input given by name or bound takes none)")
-        return [self._as_input(name, value)
-                for (name, _, _), value in zip(self.inputs, values)]
+        # Arrays go as they are: mlxrt_model_call checks them (bound weights
+        # every call, so not twice here).
+        return [value if isinstance(value, Array) else
+                self._as_input(name, dtype, shape, value)
+                for (name, dtype, shape), value in zip(self.inputs, values)]
 
-    def _as_input(self, name, value):
+    def _as_input(self, name, dtype, shape, value):
         """`value` as an array for input `name`, of its dtype and shape."""
-        dtype, shape = next((d, s) for n, d, s in self.inputs if n == name)
         expected = self._input_dtypes[name]
         if isinstance(value, Array):
             t = _lib.mlxrt_array_type(value._handle).contents
