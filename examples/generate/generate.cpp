@@ -275,6 +275,20 @@ int main(int argc, char **argv) try {
   }
   mlxrt_array *tokens = decode.inputs[decode.index["tokens"]].get();
 
+  // The log-probabilities (out2) span the vocabulary; a token past it would
+  // read past the embedding table.
+  const mlxrt_signature *decodeSig = mlxrt_model_signature(decode.model.get());
+  if (decodeSig->num_outputs <= 2 || decodeSig->outputs[2].type.rank < 1)
+    throw Error(dir + "/libdecode.so: not a step made by python -m mlxc.lm "
+                      "export (no log-probabilities)");
+  const mlxrt_tensor &logprobs = decodeSig->outputs[2].type;
+  int64_t vocab = logprobs.dims[logprobs.rank - 1];
+  for (int32_t id : ids)
+    if (id < 0 || id >= vocab)
+      throw Error("prompt token " + std::to_string(id) +
+                  " is not in the model's vocabulary (ids 0.." +
+                  std::to_string(vocab - 1) + ")");
+
   int64_t chunk = prefill.type("tokens").dims[1];
   int64_t padded = (int64_t(ids.size()) + chunk - 1) / chunk * chunk;
   if (maxLen >= 0 &&

@@ -427,6 +427,9 @@ class Generator:
         # Attention caches bound the length; recurrent states do not.
         keys = [n for n in self.caches if n.endswith(".keys")]
         self.max_len = inputs[keys[0]][1][2] if keys else None
+        # The log-probabilities (out2) span the vocabulary.
+        self.vocab_size = dict((n, s) for n, _, s in
+                               self.decode.outputs)["out2"][-1]
         self._inputs = inputs
 
     def _outputs(self, state):
@@ -443,6 +446,11 @@ class Generator:
         padded = -(-len(prompt) // P) * P
         if not prompt or max_tokens < 1:
             raise ValueError("need a non-empty prompt and max_tokens >= 1")
+        bad = [t for t in prompt if not 0 <= t < self.vocab_size]
+        if bad:
+            # An embedding row past the table would be read.
+            raise ValueError(f"prompt token {bad[0]} is not in the model's "
+                             f"vocabulary (ids 0..{self.vocab_size - 1})")
         if self.max_len is not None and \
                 max(padded, len(prompt) + max_tokens - 1) > self.max_len:
             raise ValueError(
