@@ -50,6 +50,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -64,6 +65,13 @@ __all__ = ["FixedKVCache", "export", "Generator"]
 
 STATE_OUTPUTS = 3  # out0..out2 come before the caches
 
+# Models whose layers read another layer's cache (keys_and_values) at the
+# step's own positions: gemma3n hands every layer the offset of the step and
+# masks a shared cache as its owner's, so the whole fixed cache with that
+# mask stands for mlx-lm's. Others may take positions from the cache's
+# length (afm7), which is max_len here: refused.
+SHARED_CACHE_MODELS = {"gemma3n"}
+
 
 class FixedKVCache:
     """A KV cache that mx.export_function can trace, for mlx-lm's models.
@@ -77,10 +85,11 @@ class FixedKVCache:
     an array as well.
     """
 
-    def __init__(self, keys, values, offset, window=None):
+    def __init__(self, keys, values, offset, window=None, shared=False):
         self.keys, self.values = keys, values
         self.offset = offset
         self.window = window
+        self.shared = shared  # keys_and_values allowed (SHARED_CACHE_MODELS)
 
     def update_and_fetch(self, keys, values):
         start = mx.reshape(self.offset, (1,))
@@ -92,12 +101,14 @@ class FixedKVCache:
         return self.keys, self.values
 
     def keys_and_values(self):
-        # Layers that read another layer's cache (gemma3n, afm7) may take
-        # positions from its length, which is max_len here, not the count
-        # of tokens: refused rather than traced wrong.
+        # Layers that read another layer's cache may take positions from its
+        # length, which is max_len here, not the count of tokens: refused
+        # rather than traced wrong, but for SHARED_CACHE_MODELS.
+        if self.shared:
+            return self.keys, self.values
         raise ValueError("the model reads a layer's cache from another layer "
-                         "(keys_and_values): mlxc.lm does not export "
-                         "shared caches")
+                         "(keys_and_values): mlxc.lm exports shared caches "
+                         "only for " + ", ".join(sorted(SHARED_CACHE_MODELS)))
 
     def make_mask(self, N, window_size=None, return_array=False):
         # Query i sits at position offset + i and sees slots <= its own, and
@@ -130,13 +141,14 @@ _ST_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
               "U32": "uint32", "U64": "uint64", "BOOL": "bool"}
 
 
-def _weight_files(folder, params, out_dir):
+def _weight_files(folder, params, stage, out_dir):
     """The safetensors files that hold every parameter under its name, dtype
-    and shape (a folder mlx-lm wrote). mlx-lm renames the tensors of some
-    checkpoints when it loads them (sanitize); then the parameters as
-    loaded go to OUT/weights.safetensors. Where it only changes values (a
-    normalized head), those parameters go to OUT/sanitized.safetensors,
-    bound after the model's files."""
+    and shape (a folder mlx-lm wrote), relative to out_dir. mlx-lm renames
+    the tensors of some checkpoints when it loads them (sanitize); then the
+    parameters as loaded go to OUT/weights.safetensors. Where it only
+    changes values (a normalized head), those parameters go to
+    OUT/sanitized.safetensors, bound after the model's files. New files are
+    written into `stage`, which becomes out_dir's content."""
     files = sorted(glob.glob(os.path.join(folder, "model*.safetensors"))) \
         if folder else []
     found = {}
@@ -158,10 +170,10 @@ def _weight_files(folder, params, out_dir):
         relative = [os.path.relpath(p, out_dir) for p in files]
         if not changed:
             return relative
-        mx.save_safetensors(os.path.join(out_dir, "sanitized.safetensors"),
+        mx.save_safetensors(os.path.join(stage, "sanitized.safetensors"),
                             changed)
         return relative + ["sanitized.safetensors"]
-    mx.save_safetensors(os.path.join(out_dir, "weights.safetensors"), params)
+    mx.save_safetensors(os.path.join(stage, "weights.safetensors"), params)
     return ["weights.safetensors"]
 
 
@@ -178,6 +190,15 @@ def _load(model):
                                 "model*.safetensors)")
     loaded, _ = load_model(Path(folder))
     return loaded, folder
+
+
+def _model_type(model):
+    """mlx-lm's model_type of a model object (None if it has none)."""
+    for holder in (model, getattr(model, "args", None)):
+        kind = getattr(holder, "model_type", None)
+        if isinstance(kind, str):
+            return kind
+    return None
 
 
 def _cache_layout(model):
@@ -251,7 +272,7 @@ def _cache_examples(layout, max_len, prefix="cache"):
     return examples
 
 
-def _make_caches(layout, kw, prefix="cache"):
+def _make_caches(layout, kw, prefix="cache", shared=False):
     """The caches a traced step hands the model, over its inputs `kw`."""
     from mlx_lm.models.cache import ArraysCache, CacheList
     caches = []
@@ -259,14 +280,14 @@ def _make_caches(layout, kw, prefix="cache"):
         p = f"{prefix}.{i}"
         if spec[0] == "kv":
             caches.append(FixedKVCache(kw[f"{p}.keys"], kw[f"{p}.values"],
-                                       kw["offset"], spec[4]))
+                                       kw["offset"], spec[4], shared))
         elif spec[0] == "arrays":
             c = ArraysCache(len(spec[1]))
             c.cache = [kw[f"{p}.state.{j}"] if a else None
                        for j, a in enumerate(spec[1])]
             caches.append(c)
         else:
-            caches.append(CacheList(*_make_caches(spec[1], kw, p)))
+            caches.append(CacheList(*_make_caches(spec[1], kw, p, shared)))
     return caches
 
 
@@ -287,10 +308,11 @@ def _cache_arrays(caches):
 def _trace(model, names, layout, prefill):
     """The step function for mx.export_function (all inputs by keyword)."""
     from mlx.utils import tree_unflatten
+    shared = _model_type(model) in SHARED_CACHE_MODELS
 
     def step(**kw):
         model.update(tree_unflatten([(n, kw[n]) for n in names]))
-        caches = _make_caches(layout, kw)
+        caches = _make_caches(layout, kw, shared=shared)
         logits = model(kw["tokens"], cache=caches)
         last = kw["last"] if prefill else mx.array(0, mx.int32)
         logits = mx.take(logits, last, axis=1)
@@ -336,16 +358,36 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
     doc for what they take and give). Returns out_dir."""
     if mx is None:
         raise ImportError("exporting needs MLX and mlx-lm: pip install mlx-lm")
-    from mlx.utils import tree_flatten, tree_unflatten
     if prefill_len < 1 or max_len < prefill_len:
         raise ValueError(f"need 1 <= prefill_len <= max_len, got prefill_len "
                          f"{prefill_len}, max_len {max_len}")
     model, folder = _load(model)
-    os.makedirs(out_dir, exist_ok=True)
+    # Everything is written into a new folder beside out_dir and moved into
+    # it once complete: a refused model or a failed compile leaves out_dir
+    # as it was.
+    final = os.path.abspath(out_dir)
+    os.makedirs(os.path.dirname(final), exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=".mlxc-lm-", dir=os.path.dirname(final))
+    try:
+        _export_into(model, folder, stage, final, max_len, prefill_len,
+                     target, mlxc_path, mlxc_args, compile)
+        os.makedirs(final, exist_ok=True)
+        for name in os.listdir(stage):
+            os.replace(os.path.join(stage, name), os.path.join(final, name))
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return out_dir
+
+
+def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
+                 mlxc_path, mlxc_args, compile):
+    """export's work: its files into out_dir (paths in them relative to
+    final, where they go)."""
+    from mlx.utils import tree_flatten, tree_unflatten
     params = dict(tree_flatten(model.parameters()))
     mx.eval(params)  # Unevaluated, they would be exported as their graph.
     layout = _cache_layout(model)
-    files = _weight_files(folder, params, out_dir)
+    files = _weight_files(folder, params, out_dir, final)
     with open(os.path.join(out_dir, "weights.txt"), "w") as f:
         f.write("".join(p + "\n" for p in files))
 
@@ -386,7 +428,6 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
             if run.returncode != 0:
                 raise RuntimeError(f"mlxc failed on {name}.mlxfn (exit "
                                    f"{run.returncode}): {' '.join(cmd)}")
-    return out_dir
 
 
 class Generator:

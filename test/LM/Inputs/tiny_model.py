@@ -56,8 +56,27 @@ CONFIGS = {
     "baichuan_m1": dict(model_type="baichuan_m1", sliding_window=4,
                         sliding_window_layers=[0], conv_window=2,
                         rope_theta=1000.0),
+    # Layers 2 and 3 read the caches of layers 0 and 1 (keys_and_values,
+    # at the step's own positions); layer 0's activations are sparse (a
+    # top-k by mean and standard deviation); AltUp and per-layer inputs.
+    "gemma3n": dict(model_type="gemma3n", text_config=dict(
+        COMMON, model_type="gemma3n", num_hidden_layers=4,
+        num_kv_shared_layers=2, vocab_size_per_layer_input=256,
+        sliding_window=4, rope_local_base_freq=10000.0,
+        rope_theta=1000000.0, final_logit_softcapping=30.0,
+        layer_types=["sliding_attention", "full_attention"] * 2,
+        activation_sparsity_pattern=[0.95, 0.0, 0.0, 0.0],
+        hidden_size_per_layer_input=16, altup_num_inputs=4,
+        altup_coef_clip=120.0, altup_correct_scale=True, altup_active_idx=0,
+        laurel_rank=8)),
 }
-UNSUPPORTED = {}
+# Refused by mlxc.lm (their tests check the message).
+UNSUPPORTED = {
+    # Its last layers read the last cache and take their positions from its
+    # length, which is max_len in a fixed cache.
+    "afm7": dict(model_type="afm7", hidden_dim=64, num_layers=4,
+                 num_kv_reuse_layers=2, num_heads=4, num_kv_heads=2),
+}
 
 
 def make(arch, folder, quantize=None):
