@@ -38,6 +38,8 @@ typedef struct KernelFunction {
   /// The dynamic shared memory the kernel opted in to (cuFuncSetAttribute);
   /// 0: the default 48 KB.
   int sharedOptIn;
+  /// Its static shared memory (0 where the driver cannot say).
+  int staticShared;
   char name[]; ///< Named in error messages.
 } KernelFunction;
 
@@ -403,6 +405,12 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
         f->fn = fn;
         f->dependentLaunch = isGridDependent(inst, name);
         f->sharedOptIn = 0;
+        enum { SharedSizeBytesAttribute = 1 };
+        f->staticShared = 0;
+        if (dev->drv->funcGetAttribute &&
+            dev->drv->funcGetAttribute(
+                &f->staticShared, SharedSizeBytesAttribute, fn) != CUDA_SUCCESS)
+          f->staticShared = 0;
         memcpy(f->name, name, len + 1);
         f->next = inst->functions;
         inst->functions = f;
@@ -437,13 +445,14 @@ void mgpuStreamSynchronize(void *stream) {
                    dev->lastKernel ? dev->lastKernel : "(none)");
 }
 
-/// A launch with more than 48 KB of dynamic shared memory needs the
-/// kernel's opt-in first, once per function (the attribute is not stream
-/// work, so it is legal while a graph is captured).
+/// A launch whose dynamic and static shared memory together exceed 48 KB
+/// needs the kernel's opt-in first, once per function (the attribute is not
+/// stream work, so it is legal while a graph is captured).
 static bool allowSharedMemory(mlxrt_cuda_device *dev, KernelFunction *f,
                               int32_t bytes) {
-  enum { DefaultDynamicShared = 48 << 10, MaxDynamicSharedAttribute = 8 };
-  if (bytes <= DefaultDynamicShared || bytes <= f->sharedOptIn)
+  enum { DefaultShared = 48 << 10, MaxDynamicSharedAttribute = 8 };
+  if ((int64_t)bytes + f->staticShared <= DefaultShared ||
+      bytes <= f->sharedOptIn)
     return true;
   if (!dev->drv->funcSetAttribute) {
     mlxrt_cuda_record(dev, MLXRT_ERROR_DEVICE,

@@ -103,6 +103,7 @@ static bool loadDriver(mlxrt_cuda_driver *drv, const char *path, char *reason,
   *(void **)(&drv->launchKernelEx) = dlsym(lib, "cuLaunchKernelEx");
   *(void **)(&drv->moduleGetGlobal) = dlsym(lib, "cuModuleGetGlobal_v2");
   *(void **)(&drv->funcSetAttribute) = dlsym(lib, "cuFuncSetAttribute");
+  *(void **)(&drv->funcGetAttribute) = dlsym(lib, "cuFuncGetAttribute");
   *(void **)(&drv->adviseV2) = dlsym(lib, "cuMemAdvise_v2");
   *(void **)(&drv->adviseOld) = dlsym(lib, "cuMemAdvise");
   if (!missing) {

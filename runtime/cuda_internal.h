@@ -214,6 +214,9 @@ typedef struct mlxrt_cuda_driver {
   /// cuFuncSetAttribute (CUDA 9.0+; NULL before): a kernel's opt-in to
   /// more than 48 KB of dynamic shared memory.
   CUresult (*funcSetAttribute)(CUfunction f, int attribute, int value);
+  /// cuFuncGetAttribute (NULL where missing): a kernel's static shared
+  /// memory, which counts toward the 48 KB as well.
+  CUresult (*funcGetAttribute)(int *value, int attribute, CUfunction f);
   int version; ///< cuDriverGetVersion: 12080 for CUDA 12.8.
 } mlxrt_cuda_driver;
 

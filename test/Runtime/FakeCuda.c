@@ -88,6 +88,7 @@ static struct {
     {"no_pointer_arrays", 0}, // cuBLASLt without pointer-array batches
     {"deferred", 0},          // stream work waits until something synchronizes
     {"pending", 0},           // operations waiting so
+    {"static_shared", 0},     // every kernel's static shared memory (bytes)
 };
 
 static long *var(const char *name) {
@@ -450,14 +451,24 @@ CUresult cuLaunchKernel(KernelInfo *f, unsigned gx, unsigned gy, unsigned gz,
   (void)extra;
   if (bx > 1024)
     return INVALID_VALUE;
-  // As the driver: over 48 KB of dynamic shared memory needs the opt-in.
-  if (smem > 48 * 1024 && (int)smem > f->sharedOptIn)
+  // As the driver: over 48 KB of shared memory, static and dynamic, needs
+  // the opt-in for the dynamic part.
+  if ((long)smem + *var("static_shared") > 48 * 1024 &&
+      (int)smem > f->sharedOptIn)
     return INVALID_VALUE;
   // Parameters are copied at the launch (or its capture), as CUDA does.
   Node n = {.kind = NODE_KERNEL, .kernel = f};
   for (int i = 0; i < f->numParams; ++i)
     memcpy(n.params[i], params[i], f->sizes[i]);
   return enqueue(&n);
+}
+/// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES (1): the static shared memory.
+CUresult cuFuncGetAttribute(int *value, int attribute, KernelInfo *f) {
+  (void)f;
+  if (attribute != 1)
+    return INVALID_VALUE;
+  *value = (int)*var("static_shared");
+  return OK;
 }
 /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8), up to an H100's
 /// 227 KB a block.

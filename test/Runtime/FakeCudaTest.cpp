@@ -151,7 +151,7 @@ protected:
          {"launches", "syncs", "captured", "graph_launches", "graph_updates",
           "update_failures", "capture_errors", "heuristics", "handles",
           "products", "fail_instantiate", "fail_update", "unsupported_m",
-          "no_pointer_arrays", "shared_opt_ins"})
+          "no_pointer_arrays", "shared_opt_ins", "static_shared"})
       F.set(name, 0);
     BadPointer = false;
     F.set("cc_major", 9);
@@ -441,6 +441,18 @@ TEST_P(FakeCuda, SharedMemoryUpTo48KBNeedsNoOptIn) {
   ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
   expectTimes(6, 1);
   EXPECT_EQ(F.get("shared_opt_ins"), 0);
+}
+
+TEST_P(FakeCuda, StaticSharedMemoryCountsTowardThe48KB) {
+  // 48 KB of dynamic shared memory fits alone, not beside 1 KB of static
+  // shared memory: each kernel opts in (the launch failed with
+  // CUDA_ERROR_INVALID_VALUE before).
+  F.set("static_shared", 1024);
+  SharedBytes = 48 << 10;
+  setInput(1);
+  ASSERT_EQ(run(programEntry), MLXRT_OK) << Err.message;
+  expectTimes(6, 1);
+  EXPECT_EQ(F.get("shared_opt_ins"), 2);
 }
 
 TEST_P(FakeCuda, MoreSharedMemoryThanTheDeviceHasIsNamed) {
