@@ -410,8 +410,11 @@ def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
         mx.contiguous = lambda a, *args, **kwargs: a
         for name, example in steps.items():
             path = os.path.join(out_dir, name + ".mlxfn")
+            # The inputs as one dictionary, not as keyword arguments:
+            # a call takes at most 1024 of those, and a quantized model of
+            # 40 layers has more tensors.
             mx.export_function(path, _trace(model, list(params), layout,
-                                            name == "prefill"), **example)
+                                            name == "prefill"), (), example)
     finally:
         mx.contiguous = contiguous
         model.update(tree_unflatten(list(params.items())))
@@ -580,6 +583,9 @@ def main(argv=None):
         return 0
     except (mlxc.Error, OSError, ImportError, ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # From the model's own code, traced: named.
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
 
 

@@ -3,7 +3,7 @@
 mlx-lm's own greedy generation from them (the reference of test/LM).
 
     tiny_model.py list              the architectures mlxc.lm supports
-    tiny_model.py make ARCH DIR [--quantize MODE]
+    tiny_model.py make ARCH DIR [--quantize MODE] [--layers N]
                                     a model folder as mlx-lm writes one
                                     (config.json, model.safetensors),
                                     quantized as mlx_lm.convert does
@@ -79,11 +79,13 @@ UNSUPPORTED = {
 }
 
 
-def make(arch, folder, quantize=None):
+def make(arch, folder, quantize=None, layers=None):
     from mlx.utils import tree_flatten, tree_map
     from mlx_lm.utils import (_get_classes, quantize_model, save_config,
                               save_model)
     config = dict(COMMON, **{**CONFIGS, **UNSUPPORTED}[arch])
+    if layers:
+        config["num_hidden_layers"] = layers
     model_class, args_class = _get_classes(config)
     mx.random.seed(0)
     model = model_class(args_class.from_dict(config))
@@ -121,6 +123,7 @@ def main():
     m.add_argument("folder")
     m.add_argument("--quantize", choices=["affine4", "mxfp4", "mxfp8",
                                           "nvfp4"])
+    m.add_argument("--layers", type=int, help="num_hidden_layers")
     g = sub.add_parser("generate")
     g.add_argument("folder")
     g.add_argument("--prompt", required=True)
@@ -129,7 +132,7 @@ def main():
     if args.command == "list":
         print(" ".join(CONFIGS))
     elif args.command == "make":
-        make(args.arch, args.folder, args.quantize)
+        make(args.arch, args.folder, args.quantize, args.layers)
     else:
         generate(args.folder, [int(t) for t in args.prompt.split(",")],
                  args.n)
