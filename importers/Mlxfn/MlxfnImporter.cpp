@@ -57,6 +57,9 @@ private:
   FailureOr<Type> getElementType(Dtype dtype, Location loc);
   FailureOr<RankedTensorType> getTensorType(const ArrayMeta &meta,
                                             Location loc);
+  /// getTensorType of each of `metas`, appended to `types`.
+  LogicalResult getTensorTypes(ArrayRef<ArrayMeta> metas, Location loc,
+                               SmallVectorImpl<Type> &types);
 
   const File &file;
   StringRef filename, stem;
@@ -117,6 +120,17 @@ FailureOr<RankedTensorType> Importer::getTensorType(const ArrayMeta &meta,
   if (failed(element))
     return failure();
   return RankedTensorType::get(meta.shape, *element);
+}
+
+LogicalResult Importer::getTensorTypes(ArrayRef<ArrayMeta> metas, Location loc,
+                                       SmallVectorImpl<Type> &types) {
+  for (const ArrayMeta &meta : metas) {
+    FailureOr<RankedTensorType> type = getTensorType(meta, loc);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+  }
+  return success();
 }
 
 FailureOr<Value> Importer::getConstant(uint64_t id, Location loc) {
@@ -596,12 +610,8 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
                                        ModuleOp module) {
   Location funcLoc = FileLineColLoc::get(context, filename, index + 1, 0);
   SmallVector<Type> inputTypes;
-  for (const ArrayMeta &meta : function.inputs) {
-    FailureOr<RankedTensorType> type = getTensorType(meta, funcLoc);
-    if (failed(type))
-      return failure();
-    inputTypes.push_back(*type);
-  }
+  if (failed(getTensorTypes(function.inputs, funcLoc, inputTypes)))
+    return failure();
   std::string funcName = stem.str();
   if (file.functions.size() > 1)
     funcName += "_" + std::to_string(index);
@@ -669,12 +679,8 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
                        return meta.dtype == Dtype::Complex64;
                      });
       SmallVector<Type> types;
-      for (const ArrayMeta &meta : node.outputs) {
-        FailureOr<RankedTensorType> type = getTensorType(meta, loc);
-        if (failed(type))
-          return failure();
-        types.push_back(*type);
-      }
+      if (failed(getTensorTypes(node.outputs, loc, types)))
+        return failure();
       FailureOr<Values> results =
           complex ? importComplexPrimitive(builder, loc, node, operands,
                                            isComplex, types)
