@@ -291,8 +291,10 @@ struct RaiseAttention final : OpRewritePattern<MatmulOp> {
     Value sinks;
     if (dropSinks) {
       auto join = scores.getDefiningOp<ConcatenateOp>();
+      // The axis attribute is signed (-1 is the last axis).
+      auto axis = join ? static_cast<int64_t>(join.getAxis()) : 0;
       if (!join || !join->hasOneUse() || join.getInputs().size() != 2 ||
-          (join.getAxis() != -1 && join.getAxis() != rank - 1))
+          (axis != -1 && axis != rank - 1))
         return failure();
       scores = join.getInputs()[1];
       scoresType = cast<RankedTensorType>(scores.getType());
