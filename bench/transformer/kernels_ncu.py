@@ -1,13 +1,16 @@
 # Per-kernel Nsight Compute figures of one mlxc decode workload, the L2 and
 # clocks as in a run (no cache flush, no clock lock): time, DRAM throughput
 # (% of peak) and grid, summed per kernel name, slowest first.
-#   python3 build-gpu/transformer/kernels_ncu.py W8 [--in-place]
+#   python3 build-gpu/transformer/kernels_ncu.py W8 [--in-place] [--exe=PATH]
+# (--exe: a variant of the workload's executable, as compare_gpu.py takes.)
 import csv, io, os, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_gpu, specs
 run_gpu.DEV = "cuda"
 here = os.path.dirname(os.path.abspath(__file__))
 wl = sys.argv[1]
+exe = next((a.split("=", 1)[1] for a in sys.argv[2:] if a.startswith("--exe=")), os.path.join(here, wl))
+run_args = [a for a in sys.argv[2:] if not a.startswith("--exe=")]
 z = specs.sizes(False)[wl]; sp = specs.input_specs(wl, z)
 ins = specs.generate_all(wl, z, {})
 tmp = tempfile.mkdtemp()
@@ -21,7 +24,7 @@ metrics = ["gpu__time_duration.sum", "dram__throughput.avg.pct_of_peak_sustained
 env = dict(os.environ, MLXRT_NO_UNIFIED="1", MLXRT_NO_GRAPH="1")
 cmd = [ncu, "--metrics", ",".join(metrics), "--csv", "--print-units", "base",
        "--clock-control", "none", "--cache-control", "none",
-       os.path.join(here, wl), "--device=cuda"] + in_args + outs + sys.argv[2:]
+       os.path.abspath(exe), "--device=cuda"] + in_args + outs + run_args
 r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
 lines = [ln for ln in r.stdout.splitlines() if ln.startswith('"')]
 launches = {}

@@ -1279,13 +1279,15 @@ matchPrologue(ArrayRef<ProductSplitter *> group,
     auto generic = dyn_cast<linalg::GenericOp>(c.op);
     if (!generic)
       continue;
-    for (OpOperand &operand : generic->getOpOperands())
-      if (c.producers[operand.getOperandNumber()] < 0 &&
-          !(generic.isDpsInit(&operand) && c.kind != mlx::ChainOp::Reduce))
-        if (Value read = mlx::getRootBuffer(operand.get()))
-          prologue->reads.push_back(read);
-        else
-          return nullptr;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      if (c.producers[operand.getOperandNumber()] >= 0 ||
+          (generic.isDpsInit(&operand) && c.kind != mlx::ChainOp::Reduce))
+        continue;
+      Value read = mlx::getRootBuffer(operand.get());
+      if (!read)
+        return nullptr;
+      prologue->reads.push_back(read);
+    }
   }
   // The left-hand side is read by the group's products alone.
   llvm::SmallPtrSet<Operation *, 4> products;
