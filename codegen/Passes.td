@@ -704,7 +704,10 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     (calls of the functions that `mlxc-warp-matrix-ops` defines per chip),
     the softmax online in registers in base 2, registers for three blocks a
     SM. The scores never reach memory; a causal kernel
-    skips the key tiles past its last row. bf16 and f16, head dims 64 and
+    skips the key tiles past its last row. The grid is 1-D: sections of
+    heads whose keys and values fit 16 MiB of L2, each walked query tile by
+    query tile across its heads, a causal kernel's longest tiles first (the
+    short ones fill the last wave). bf16 and f16, head dims 64 and
     128, 64-row query and key tiles (the shapes `mlx-raise-attention`
     admits). The layout copies around the op (MLX's [B, L, H, D] <->
     [B, H, L, D] transposes), when only the op reads or writes their

@@ -41,7 +41,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCLOWERATTENTION
@@ -53,6 +55,10 @@ using namespace mlir;
 namespace {
 constexpr int64_t kWarps = 4, kRowsPerWarp = 16;
 constexpr int64_t kBlockRows = kWarps * kRowsPerWarp, kKeyTile = 64;
+/// Blocks start a section of (batch, head) pairs at a time, as many pairs as
+/// keep their keys and values within this many bytes (a third of a large
+/// GPU's L2): the blocks that run together share their keys through L2.
+constexpr int64_t kL2SectionBytes = 16 << 20;
 
 /// Whether `op` touches `value` (uses it, or a view of it).
 bool touches(Operation *op, Value value) {
@@ -306,9 +312,16 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           valueTileBytes = kKeyTile * vdim * 2;
   Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                  keyTileBytes + valueTileBytes);
+  // One block per query tile of a (batch, head) pair, in a 1-D grid.
+  int64_t queryTiles = queries / kBlockRows, pairs = batch * heads;
+  if (pairs * queryTiles > std::numeric_limits<int32_t>::max())
+    return op.emitOpError() << "needs " << pairs * queryTiles
+                            << " blocks, more than a CUDA grid holds";
+  int64_t sectionPairs = std::clamp<int64_t>(
+      kL2SectionBytes / (keys * (dim + vdim) * 2), 1, pairs);
   auto launch = gpu::LaunchOp::create(
-      b, loc, kb.index(queries / kBlockRows), kb.index(batch * heads),
-      kb.index(1), kb.index(kWarps * 32), kb.index(1), kb.index(1), smemBytes);
+      b, loc, kb.index(pairs * queryTiles), kb.index(1), kb.index(1),
+      kb.index(kWarps * 32), kb.index(1), kb.index(1), smemBytes);
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   // Without the next tile in registers, three blocks' share (168 registers
@@ -325,17 +338,31 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   Value g = arith::DivUIOp::create(b, loc, lane, kb.index(4));
   Value t = arith::RemUIOp::create(b, loc, lane, kb.index(4));
   Value t2 = kb.mul(t, 2);
-  Value bh = launch.getBlockIds().y;
+  // Within a section, blocks go query tile by query tile, a block per pair:
+  // with the causal order below, the longest blocks of every head start
+  // first and the short ones fill the last wave (heads one after another
+  // started the last head's longest block near the end and left SMs idle
+  // a fifth of the kernel).
+  Value sectionBlocks = kb.index(sectionPairs * queryTiles);
+  Value blockId = launch.getBlockIds().x;
+  Value firstPair = kb.mul(
+      arith::DivUIOp::create(b, loc, blockId, sectionBlocks), sectionPairs);
+  Value inSection = arith::RemUIOp::create(b, loc, blockId, sectionBlocks);
+  Value sectionWidth = arith::MinUIOp::create(
+      b, loc, kb.index(sectionPairs),
+      arith::SubIOp::create(b, loc, kb.index(pairs), firstPair));
+  Value bh = kb.add(firstPair,
+                    arith::RemUIOp::create(b, loc, inSection, sectionWidth));
   Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.index(heads));
   Value head = arith::RemUIOp::create(b, loc, bh, kb.index(heads));
   Value kvHead =
       arith::DivUIOp::create(b, loc, head, kb.index(heads / kvHeads));
   // Causal blocks of the last queries visit the most key tiles: they start
   // first, so that the short ones fill the tail.
-  Value queryTile = launch.getBlockIds().x;
+  Value queryTile = arith::DivUIOp::create(b, loc, inSection, sectionWidth);
   if (causal)
-    queryTile = arith::SubIOp::create(
-        b, loc, kb.index(queries / kBlockRows - 1), queryTile);
+    queryTile =
+        arith::SubIOp::create(b, loc, kb.index(queryTiles - 1), queryTile);
   Value blockRow = kb.mul(queryTile, kBlockRows);
   Value row0 = kb.add(blockRow, kb.mul(warp, kRowsPerWarp));
   Value rows[2] = {kb.add(row0, g), kb.add(kb.add(row0, g), 8)};

@@ -1,7 +1,9 @@
 // RUN: mlx-opt %s --mlxc-lower-attention --split-input-file --verify-diagnostics | FileCheck %s
 
 // kernel.attention on buffers becomes one gpu.launch: a block of 128
-// threads per 64 queries of a head, the key and value tiles in 16 KiB of
+// threads per 64 queries of a head, in a 1-D grid that walks a section of
+// heads query tile by query tile (block id -> section, then tile and head
+// within it), the key and value tiles in 16 KiB of
 // dynamic shared memory each, copied there asynchronously (cp.async), the
 // fragments read with ldmatrix and multiplied by the warp MMA (all defined
 // per chip later). Each key tile: wait for the keys, start the values' copy,
@@ -21,9 +23,17 @@
 // CHECK: %[[V:.*]] = memref.transpose %arg2 (d0, d1, d2, d3) -> (d0, d2, d1, d3) : memref<1x128x2x128xbf16> to memref<1x2x128x128xbf16, strided<[32768, 128, 256, 1]>>
 // CHECK: %[[O:.*]] = memref.transpose %arg3 (d0, d1, d2, d3) -> (d0, d2, d1, d3)
 // CHECK: %[[SMEM:.*]] = arith.constant 32768 : i32
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// CHECK: gpu.launch blocks(%[[BID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
 // CHECK: %[[THREE:.*]] = arith.constant 3 : i32
 // CHECK: llvm.call @mlxc_min_blocks_per_sm(%[[THREE]])
+// CHECK: %[[SECTION:.*]] = arith.divui %[[BID]], %[[SECTION_BLOCKS:.*]] : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[SECTION]], %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.remui %[[BID]], %[[SECTION_BLOCKS]] : index
+// CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
+// CHECK: %[[WIDTH:.*]] = arith.minui %{{.*}}, %[[LEFT]] : index
+// CHECK: %[[PAIR:.*]] = arith.remui %[[IN]], %[[WIDTH]] : index
+// CHECK: arith.addi %[[FIRST]], %[[PAIR]] : index
+// CHECK: arith.divui %[[IN]], %[[WIDTH]] : index
 // CHECK: gpu.dynamic_shared_memory
 // CHECK: memref.extract_aligned_pointer_as_index %arg1
 // CHECK: memref.extract_aligned_pointer_as_index %[[V]]
@@ -58,6 +68,25 @@ func.func @attention(%q: memref<1x2x128x128xbf16>, %k: memref<1x2x128x128xbf16>,
   linalg.transpose ins(%o : memref<1x2x128x128xbf16>) outs(%out : memref<1x128x2x128xbf16>) permutation = [0, 2, 1, 3]
   memref.dealloc %v : memref<1x2x128x128xbf16>
   memref.dealloc %o : memref<1x2x128x128xbf16>
+  return
+}
+
+// -----
+
+// Keys and values of 8 MiB a head: sections of two heads (16 MiB), each
+// walked query tile by query tile, the causal tiles last to first.
+// CHECK-LABEL: func.func @long_keys_sections
+// CHECK: gpu.launch blocks(%[[BID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c8{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK: %[[SECTION:.*]] = arith.divui %[[BID]], %c4{{.*}} : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[SECTION]], %c2{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.remui %[[BID]], %c4{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.subi %c4{{.*}}, %[[FIRST]] : index
+// CHECK: %[[WIDTH:.*]] = arith.minui %c2{{.*}}, %[[LEFT]] : index
+// CHECK: %[[TILE:.*]] = arith.divui %[[IN]], %[[WIDTH]] : index
+// CHECK: arith.subi %c1{{.*}}, %[[TILE]] : index
+func.func @long_keys_sections(%q: memref<1x4x128x128xbf16>, %k: memref<1x4x16384x128xbf16>,
+                              %v: memref<1x4x16384x128xbf16>, %out: memref<1x4x128x128xbf16>) {
+  kernel.attention %q, %k, %v into %out {causal, scale = 0.125 : f64} : memref<1x4x128x128xbf16>, memref<1x4x16384x128xbf16>, memref<1x4x16384x128xbf16>, memref<1x4x128x128xbf16>
   return
 }
 
