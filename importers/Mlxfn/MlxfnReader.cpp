@@ -72,6 +72,16 @@ int64_t ArrayMeta::getNumElements() const {
 }
 
 namespace {
+/// A string read from the file, as a message shows it: bytes outside
+/// printable ASCII escaped (a corrupt file's name is any bytes), at most 64.
+std::string shown(StringRef text) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::printEscapedString(text.take_front(64), os);
+  if (text.size() > 64)
+    os << "...";
+  return out;
+}
 
 /// How one state field is encoded.
 enum class Field {
@@ -334,7 +344,8 @@ Error Reader::readDtype(Dtype &dtype, StringRef what) {
     return createStringError(inconvertibleErrorCode(),
                              "at byte " + Twine(start) + ": " + what +
                                  " is not an MLX dtype (value " + Twine(value) +
-                                 ", item size " + Twine(itemSize) + ")");
+                                 ", item size " + Twine(unsigned(itemSize)) +
+                                 ")");
   dtype = static_cast<Dtype>(value);
   return Error::success();
 }
@@ -363,9 +374,12 @@ Error Reader::readMeta(ArrayMeta &meta, StringRef what) {
 Error Reader::readHeader() {
   if (Error e = cursor.readString(file.versionString, "the version string"))
     return e;
-  if (!parseVersion(file.versionString, file.version))
+  // Printable, as every message that names the version shows it.
+  if (!parseVersion(file.versionString, file.version) ||
+      !llvm::all_of(file.versionString,
+                    [](char c) { return llvm::isPrint(c); }))
     return createStringError(inconvertibleErrorCode(),
-                             "at byte 0: '" + file.versionString +
+                             "at byte 0: '" + shown(file.versionString) +
                                  "' is not an MLX version string (is this an "
                                  ".mlxfn file?)");
   if (!file.version.atLeast(kOldestVersion.major, kOldestVersion.minor,
@@ -492,10 +506,11 @@ Error Reader::readPrimitive(Node &node) {
   const auto &schemas = getSchemas();
   auto it = schemas.find(node.name);
   if (it == schemas.end())
-    return createStringError(
-        inconvertibleErrorCode(),
-        "at byte " + Twine(nameOffset) + ": unknown primitive '" + node.name +
-            "' (MLX " + file.versionString + "); its state cannot be decoded");
+    return createStringError(inconvertibleErrorCode(),
+                             "at byte " + Twine(nameOffset) +
+                                 ": unknown primitive '" + shown(node.name) +
+                                 "' (MLX " + file.versionString +
+                                 "); its state cannot be decoded");
   for (const FieldSpec &spec : it->second) {
     Param param;
     if (file.version.atLeast(spec.since.major, spec.since.minor,

@@ -82,3 +82,15 @@ for name, op in (("copy_no_input", "Copy"), ("slice_no_input", "Slice"),
                        outputs=2) if op == "Depends" else \
         [fn.op(op, inputs, state, (3,), "float32")]
     write(path(name + ".mlxfn"), [fn])
+# A primitive name with control bytes (the message escapes them), a dtype
+# whose item size disagrees with its value (float32 recorded as 2 bytes),
+# and a file named .mlxfn whose header is not one (the reader's message, not
+# the MLIR parser's).
+write(path("control_bytes_name.mlxfn"), [simple(op="Ex\x01p\x7f")])
+write(path("bad_item_size.mlxfn"), [simple()])
+data = open(path("bad_item_size.mlxfn"), "rb").read()
+float32 = i32(10) + bytes([4])
+assert float32 in data
+open(path("bad_item_size.mlxfn"), "wb").write(
+    data.replace(float32, i32(10) + bytes([2]), 1))
+open(path("not_mlxfn.mlxfn"), "wb").write(b"\x06\0\0\0\0\0\0\0\xff\xfe\x01\x02\x03\x04" * 4)

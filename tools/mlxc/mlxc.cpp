@@ -1385,7 +1385,10 @@ int main(int argc, char **argv) {
   }
   auto sourceMgr = std::make_shared<SourceMgr>();
   OwningOpRef<ModuleOp> module;
-  if (mlxc::isMlxfn(file->getMemBufferRef())) {
+  // By its header, or by its name: a damaged .mlxfn gets the reader's
+  // message, not the MLIR parser's on binary text.
+  if (mlxc::isMlxfn(file->getMemBufferRef()) ||
+      StringRef(inputFile).ends_with_insensitive(".mlxfn")) {
     // Binary: no source line to show, so diagnostics name the file, the
     // traced function and tape entry, and the MLX primitive. The mapped
     // file stays alive while the weights are read from it.
