@@ -66,6 +66,20 @@ def MlxcFoldConstantMaps : Pass<"mlxc-fold-constant-maps"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MlxcFillLargeSplats : Pass<"mlxc-fill-large-splats"> {
+  let summary = "Large splat constants become fills";
+  let description = [{
+    A splat `arith.constant` tensor of more than 4096 elements that fusion
+    left on its own (a mask of ones read by a product, `mx.full` returned
+    as an output, zeros beside a concatenate) becomes a `linalg.fill` of a
+    `tensor.empty`: the program stores one value instead of the whole
+    tensor (a 3-billion-element `mx.full` was 12 GB of program data), and
+    the fill is a kernel like any other map. Smaller splats stay constants.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // GPU preparation
 //===----------------------------------------------------------------------===//

@@ -16,7 +16,7 @@ std::string mlx::getLinalgPipeline(bool keepProducts, bool attentionKernels) {
          "mlxc-elementwise-through-concat," +
          (keepProducts ? "mlxc-fuse-elementwise"
                        : "linalg-fuse-elementwise-ops") +
-         ",canonicalize,cse";
+         ",canonicalize,cse,mlxc-fill-large-splats";
 }
 
 std::string mlx::getKernelFormationPipeline() {
