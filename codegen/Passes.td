@@ -722,8 +722,11 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     heads whose keys and values fit 16 MiB of L2, each walked query tile by
     query tile across its heads, a causal kernel's longest tiles first (the
     short ones fill the last wave). bf16 and f16, head dims 64 and
-    128, 64-row query and key tiles (the shapes `mlx-raise-attention`
-    admits). The layout copies around the op (MLX's [B, L, H, D] <->
+    128, any lengths beyond a decode step's (the shapes
+    `mlx-raise-attention` admits): the last query tile of a length that is
+    no multiple of 64 reads the last query again for its rows past the end
+    and does not store them, the last key tile reads the last key again and
+    gives those scores -inf. The layout copies around the op (MLX's [B, L, H, D] <->
     [B, H, L, D] transposes), when only the op reads or writes their
     buffer, become strided views; an operand whose rows are not 16-byte
     aligned is copied first.

@@ -10,7 +10,10 @@
 // leaving registers and accumulates P.V in float32. The scores never reach
 // memory. A causal kernel stops at the block's last visible key tile; a
 // mask (boolean or additive, broadcast) is read for each score, and a
-// query head's sink starts its rows' online softmax.
+// query head's sink starts its rows' online softmax. Lengths need not be
+// multiples of the tiles: the last query tile reads the last query again
+// for its rows past the end and does not store them, the last key tile
+// reads the last key again and gives those scores -inf.
 //
 // Shared memory holds one key and one value tile, each row's 16-byte chunks
 // swizzled (chunk ^ row % 8) so that the fragment reads of a warp fall in
@@ -287,9 +290,8 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   const int64_t batch = qs[0], heads = qs[1], queries = qs[2], dim = qs[3];
   const int64_t kvHeads = ks[1], keys = ks[2], vdim = vs[3];
   const bool causal = op.getCausal();
-  if (queries % kBlockRows || keys % kKeyTile || (dim != 64 && dim != 128) ||
-      (vdim != 64 && vdim != 128) || heads % kvHeads ||
-      (causal && keys < queries))
+  if ((dim != 64 && dim != 128) || (vdim != 64 && vdim != 128) ||
+      heads % kvHeads || (causal && keys < queries))
     return op.emitOpError()
            << "has no flash-attention kernel for query "
            << op.getQuery().getType() << ", key " << op.getKey().getType()
@@ -312,8 +314,14 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           valueTileBytes = kKeyTile * vdim * 2;
   Value smemBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                  keyTileBytes + valueTileBytes);
-  // One block per query tile of a (batch, head) pair, in a 1-D grid.
-  int64_t queryTiles = queries / kBlockRows, pairs = batch * heads;
+  // One block per query tile of a (batch, head) pair, in a 1-D grid. The
+  // last tile of a length that is no multiple of the tile reads its last
+  // query again for the rows past the end and does not store them; the last
+  // key tile reads its last key again and masks those past the end.
+  const bool raggedQueries = queries % kBlockRows != 0,
+             raggedKeys = keys % kKeyTile != 0;
+  int64_t queryTiles = llvm::divideCeil(queries, kBlockRows),
+          keyTiles = llvm::divideCeil(keys, kKeyTile), pairs = batch * heads;
   if (pairs * queryTiles > std::numeric_limits<int32_t>::max())
     return op.emitOpError() << "needs " << pairs * queryTiles
                             << " blocks, more than a CUDA grid holds";
@@ -366,6 +374,11 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   Value blockRow = kb.mul(queryTile, kBlockRows);
   Value row0 = kb.add(blockRow, kb.mul(warp, kRowsPerWarp));
   Value rows[2] = {kb.add(row0, g), kb.add(kb.add(row0, g), 8)};
+  // The rows this lane reads: past the last query, the last query.
+  Value readRows[2] = {rows[0], rows[1]};
+  if (raggedQueries)
+    for (Value &row : readRows)
+      row = arith::MinUIOp::create(b, loc, row, kb.index(queries - 1));
 
   // The query's A fragments, scaled and rounded as MLX rounds q * scale.
   llvm::APFloat scale(op.getScale().convertToDouble());
@@ -385,7 +398,7 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
       for (int r = 0; r < 2; ++r) {
         Value col = kb.add(t2, 16 * kk + 8 * half);
         auto load = vector::LoadOp::create(
-            b, loc, pair, q, ValueRange{bIdx, head, rows[r], col});
+            b, loc, pair, q, ValueRange{bIdx, head, readRows[r], col});
         load.setAlignment(4);
         Value wide = arith::ExtFOp::create(b, loc, pairF32, load.getResult());
         wide = arith::MulFOp::create(b, loc, wide, scaleSplat);
@@ -407,13 +420,18 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   Value matrixRow = arith::RemUIOp::create(b, loc, lane, kb.index(8));
 
   // Key tiles to visit: all, or up to the block's last row's last key.
-  Value tiles = kb.index(keys / kKeyTile);
-  if (causal)
-    tiles =
+  Value tiles = kb.index(keyTiles);
+  if (causal) {
+    Value visible =
         kb.add(arith::DivUIOp::create(
                    b, loc, kb.add(blockRow, kBlockRows - 1 + keys - queries),
                    kb.index(kKeyTile)),
                1);
+    // The rows past the last query see no more than the last one.
+    tiles = raggedQueries
+                ? arith::MinUIOp::create(b, loc, visible, tiles).getResult()
+                : visible;
+  }
 
   int64_t vTiles = vdim / 8;
   SmallVector<Value> init;
@@ -480,8 +498,17 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
     Value firstRow = kb.add(rows, kb.mul(tileIndex, kKeyTile * rowBytes));
     for (int64_t i = 0; i < chunksPerThread(width); ++i) {
       auto [r, ch] = tileChunk(i, width);
-      Value from =
-          kb.add(kb.add(firstRow, kb.mul(r, rowBytes)), kb.mul(ch, 16));
+      // Past the last key, the last key again (masked in the scores; its
+      // values are finite, so that 0 * value adds 0).
+      Value row =
+          raggedKeys
+              ? kb.add(rows, kb.mul(arith::MinUIOp::create(
+                                        b, loc,
+                                        kb.add(kb.mul(tileIndex, kKeyTile), r),
+                                        kb.index(keys - 1)),
+                                    rowBytes))
+              : kb.add(firstRow, kb.mul(r, rowBytes));
+      Value from = kb.add(row, kb.mul(ch, 16));
       Value swizzled = arith::XOrIOp::create(
           b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
       Value to =
@@ -557,18 +584,16 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
             kb.mmaInto(qFrag[2 * kp + 1], {words[2], words[3]}, s[nt]);
           }
 
-        // Causal mask: key j is visible from row i when j <= i + S - L. Only
-        // the tiles that reach past the block's first row need it.
-        if (causal) {
-          Value lastKey = kb.add(firstKey, kKeyTile - 1);
-          Value crosses =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, lastKey,
-                                    kb.add(blockRow, keys - queries));
+        // Scores whose key `visible(r, key)` rejects become -inf, in the
+        // tiles where `needed` holds.
+        Value lastKey = kb.add(firstKey, kKeyTile - 1);
+        auto maskScores = [&](Value needed,
+                              function_ref<Value(int, Value)> visible) {
           SmallVector<Value> flat;
           for (auto &fragment : s)
             llvm::append_range(flat, fragment);
           auto masked =
-              scf::IfOp::create(b, loc, TypeRange(ValueRange(flat)), crosses,
+              scf::IfOp::create(b, loc, TypeRange(ValueRange(flat)), needed,
                                 /*withElseRegion=*/true);
           {
             OpBuilder::InsertionGuard thenGuard(b);
@@ -576,13 +601,9 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
             SmallVector<Value> kept;
             for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
               for (int i = 0; i < 4; ++i) {
-                int r = i / 2, e = i % 2;
-                Value key = kb.add(kb.add(firstKey, t2), nt * 8 + e);
-                Value visible =
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                          key, kb.add(rows[r], keys - queries));
-                kept.push_back(
-                    arith::SelectOp::create(b, loc, visible, s[nt][i], negInf));
+                Value key = kb.add(kb.add(firstKey, t2), nt * 8 + i % 2);
+                kept.push_back(arith::SelectOp::create(
+                    b, loc, visible(i / 2, key), s[nt][i], negInf));
               }
             scf::YieldOp::create(b, loc, kept);
             b.setInsertionPointToStart(&masked.getElseRegion().front());
@@ -591,7 +612,19 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
             for (int i = 0; i < 4; ++i)
               s[nt][i] = masked.getResult(nt * 4 + i);
-        }
+        };
+
+        // Causal mask: key j is visible from row i when j <= i + S - L. Only
+        // the tiles that reach past the block's first row need it.
+        if (causal)
+          maskScores(
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, lastKey,
+                                    kb.add(blockRow, keys - queries)),
+              [&](int r, Value key) {
+                return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                             key,
+                                             kb.add(rows[r], keys - queries));
+              });
 
         // A mask (broadcast to [B, Hq, L, S]): boolean keeps a key or gives
         // it a score below any kept one by far, yet finite (a row with every
@@ -602,7 +635,9 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           for (int64_t nt = 0; nt < kKeyTile / 8; ++nt)
             for (int i = 0; i < 4; ++i) {
               Value key = kb.add(kb.add(firstKey, t2), nt * 8 + i % 2);
-              Value at[4] = {bIdx, head, rows[i / 2], key};
+              if (raggedKeys) // Masked below.
+                key = arith::MinUIOp::create(b, loc, key, kb.index(keys - 1));
+              Value at[4] = {bIdx, head, readRows[i / 2], key};
               SmallVector<Value> indices;
               for (int64_t d = 0; d < 4; ++d)
                 indices.push_back(maskShape[d] == 1 ? kb.index(0) : at[d]);
@@ -616,6 +651,18 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
                                    .getResult();
             }
         }
+
+        // Keys past the last one (the last tile's, which read the last key
+        // again) have no score at all: -inf after the mask, which would
+        // make them a masked key's finite score.
+        if (raggedKeys)
+          maskScores(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           lastKey, kb.index(keys)),
+                     [&](int, Value key) {
+                       return arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::ult,
+                                                    key, kb.index(keys));
+                     });
 
         // Online softmax, base 2: p = 2^(s log2 e - m log2 e).
         Value l2e = kb.f32Const(log2e);
@@ -709,6 +756,16 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
           b, loc, pair,
           ValueRange{arith::TruncFOp::create(b, loc, element, lo),
                      arith::TruncFOp::create(b, loc, element, hi)});
+      // Rows past the last query are not stored.
+      OpBuilder::InsertionGuard guard(b);
+      if (raggedQueries) {
+        auto inside = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
+                                  kb.index(queries)),
+            /*withElseRegion=*/false);
+        b.setInsertionPoint(inside.thenBlock()->getTerminator());
+      }
       auto store = vector::StoreOp::create(
           b, loc, values, out,
           ValueRange{bIdx, head, rows[r], kb.add(t2, dn * 8)});

@@ -36,9 +36,10 @@ inline bool isAttentionShape(ShapedType q, ShapedType k, ShapedType v) {
          ks[2] > 0 && qs[3] > 0 && vs[3] > 0 && qs[0] > 0;
 }
 
-/// The flash-attention kernel: bf16 or f16, head dims 64 or 128, whole
-/// 64-row query and key tiles, any mask, or a causal one with at least as
-/// many keys as queries.
+/// The flash-attention kernel: bf16 or f16, head dims 64 or 128, more
+/// queries or query rows than a decode step's split-key kernel takes (any
+/// number of queries and keys: the last 64-row tiles may be partial), any
+/// mask, or a causal one with at least as many keys as queries.
 inline bool isFlashAttentionShape(ShapedType q, ShapedType k, ShapedType v,
                                   bool causal) {
   if (!isAttentionShape(q, k, v))
@@ -46,9 +47,10 @@ inline bool isFlashAttentionShape(ShapedType q, ShapedType k, ShapedType v,
   Type element = q.getElementType();
   ArrayRef<int64_t> qs = q.getShape(), ks = k.getShape(), vs = v.getShape();
   auto headDim = [](int64_t d) { return d == 64 || d == 128; };
+  bool splitKey = qs[2] <= kSplitKeyMaxQueries &&
+                  qs[2] * (qs[1] / ks[1]) <= kSplitKeyMaxRows;
   return (element.isBF16() || element.isF16()) && headDim(qs[3]) &&
-         headDim(vs[3]) && qs[2] % 64 == 0 && ks[2] % 64 == 0 &&
-         (!causal || ks[2] >= qs[2]);
+         headDim(vs[3]) && !splitKey && (!causal || ks[2] >= qs[2]);
 }
 
 /// Elements of a 16-byte access for the split-key kernel's element types

@@ -92,6 +92,55 @@ func.func @long_keys_sections(%q: memref<1x4x128x128xbf16>, %k: memref<1x4x16384
 
 // -----
 
+// Lengths that are no multiple of the 64-row tiles (a prompt of 100 tokens,
+// 130 keys): 2 query tiles per head; the last one reads query 99 again for
+// its rows past the end and stores only the rows before it; 3 key tiles at
+// most, the last one reading key 129 again for its rows past the end and
+// giving their scores -inf after the causal mask.
+// CHECK-LABEL: func.func @ragged_causal
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK: %[[LASTQ:.*]] = arith.constant 99 : index
+// CHECK-NEXT: arith.minui %{{.*}}, %[[LASTQ]] : index
+// CHECK: arith.minui %{{.*}}, %c3{{.*}} : index
+// CHECK: %[[LASTK:.*]] = arith.constant 129 : index
+// CHECK: arith.minui %{{.*}}, %[[LASTK]] : index
+// CHECK: llvm.call @mlxc_cp_async_16(
+// CHECK: scf.for
+// CHECK: arith.cmpi ule
+// CHECK: %[[KEYS:.*]] = arith.constant 130 : index
+// CHECK-NEXT: %[[PARTIAL:.*]] = arith.cmpi uge, %{{.*}}, %[[KEYS]] : index
+// CHECK-NEXT: scf.if %[[PARTIAL]]
+// CHECK: arith.cmpi ult, %{{.*}}, %c130{{.*}} : index
+// CHECK: math.exp2
+// CHECK: %[[QUERIES:.*]] = arith.constant 100 : index
+// CHECK-NEXT: %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %[[QUERIES]] : index
+// CHECK-NEXT: scf.if %[[INSIDE]]
+// CHECK: vector.store
+func.func @ragged_causal(%q: memref<1x2x100x64xbf16>, %k: memref<1x2x130x64xbf16>,
+                         %v: memref<1x2x130x64xbf16>, %out: memref<1x2x100x64xbf16>) {
+  kernel.attention %q, %k, %v into %out {causal, scale = 0.125 : f64} : memref<1x2x100x64xbf16>, memref<1x2x130x64xbf16>, memref<1x2x130x64xbf16>, memref<1x2x100x64xbf16>
+  return
+}
+
+// A mask over ragged lengths is read at the last query and key for the
+// rows and keys past the end.
+// CHECK-LABEL: func.func @ragged_mask
+// CHECK: scf.for
+// CHECK: llvm.call @mlxc_mma_m16n8k16_f16(
+// CHECK: %[[LASTK:.*]] = arith.constant 89 : index
+// CHECK-NEXT: %[[KEY:.*]] = arith.minui %{{.*}}, %[[LASTK]] : index
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: memref.load %arg3[%c0{{.*}}, %c0{{.*}}, %{{.*}}, %[[KEY]]] : memref<1x1x70x90xf16>
+// CHECK: arith.cmpi uge, %{{.*}}, %c90{{.*}} : index
+func.func @ragged_mask(%q: memref<1x2x70x128xf16>, %k: memref<1x2x90x128xf16>,
+                       %v: memref<1x2x90x128xf16>, %m: memref<1x1x70x90xf16>, %out: memref<1x2x70x128xf16>) {
+  kernel.attention %q, %k, %v mask(%m : memref<1x1x70x90xf16>) into %out {scale = 0.125 : f64} : memref<1x2x70x128xf16>, memref<1x2x90x128xf16>, memref<1x2x90x128xf16>, memref<1x2x70x128xf16>
+  return
+}
+
+// -----
+
 // A copy whose result is also read elsewhere stays.
 // CHECK-LABEL: func.func @shared_copy
 // CHECK: linalg.transpose
