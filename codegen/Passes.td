@@ -726,10 +726,10 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     `mlx-raise-attention` admits): the last query tile of a length that is
     no multiple of 64 reads the last query again for its rows past the end
     and does not store them, the last key tile reads the last key again and
-    gives those scores -inf. The layout copies around the op (MLX's [B, L, H, D] <->
-    [B, H, L, D] transposes), when only the op reads or writes their
-    buffer, become strided views; an operand whose rows are not 16-byte
-    aligned is copied first.
+    gives those scores -inf. The layout copies around the op (MLX's
+    [B, L, H, D] <-> [B, H, L, D] transposes), when only the op reads or
+    writes their buffer, become strided views; an operand whose rows are
+    not 16-byte aligned is copied first.
 
     Other shapes (a decode step: at most 16 queries and 64 query rows per
     key head; bf16, f16 or f32; a boolean or additive mask, or causal)
