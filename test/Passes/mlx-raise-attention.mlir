@@ -29,6 +29,29 @@ func.func @causal(%q: tensor<1x2x64x64xbf16>, %k: tensor<1x2x64x64xbf16>, %v: te
 
 // -----
 
+// A prompt's length (100 queries over 130 keys, no multiple of the 64-row
+// tiles), masked by a boolean [L, S] array: the flash-attention kernel
+// takes it (its last tiles are partial), so it is raised.
+// CHECK-LABEL: func.func @ragged
+// CHECK-NEXT: %[[M:.*]] = mlx.reshape %arg3 {shape = array<i64: 1, 1, 100, 130>}
+// CHECK-NEXT: %[[O:.*]] = mlx.scaled_dot_product_attention %arg0, %arg1, %arg2 mask(%[[M]] : tensor<1x1x100x130xi1>) {scale = 5.000000e-01 : f32}
+// CHECK-NEXT: return %[[O]]
+func.func @ragged(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x130x64xbf16>, %v: tensor<1x2x130x64xbf16>, %m: tensor<100x130xi1>) -> tensor<1x2x100x64xbf16> {
+  %c = mlx.constant dense<5.000000e-01> : tensor<bf16>
+  %s = mlx.multiply %q, %c : tensor<1x2x100x64xbf16>, tensor<bf16>
+  %kt = mlx.transpose %k {axes = array<i64: 0, 1, 3, 2>} : tensor<1x2x130x64xbf16>
+  %qk = mlx.matmul %s, %kt : tensor<1x2x100x64xbf16>, tensor<1x2x64x130xbf16>
+  %low = mlx.constant dense<-3.389530e+38> : tensor<bf16>
+  %lows = mlx.broadcast_to %low {shape = array<i64: 1, 2, 100, 130>} : tensor<bf16>
+  %mb = mlx.broadcast_to %m {shape = array<i64: 1, 2, 100, 130>} : tensor<100x130xi1>
+  %sel = mlx.select %mb, %qk, %lows : tensor<1x2x100x130xi1>, tensor<1x2x100x130xbf16>, tensor<1x2x100x130xbf16>
+  %p = mlx.softmax %sel {axes = array<i64: -1>, precise = true} : tensor<1x2x100x130xbf16>
+  %o = mlx.matmul %p, %v : tensor<1x2x100x130xbf16>, tensor<1x2x130x64xbf16>
+  return %o : tensor<1x2x100x64xbf16>
+}
+
+// -----
+
 // Without a mask, with the scale on the right, over more keys than queries.
 // CHECK-LABEL: func.func @unmasked
 // CHECK-NEXT: mlx.scaled_dot_product_attention %arg0, %arg1, %arg2 {scale = 5.000000e-01 : f32}
