@@ -495,19 +495,20 @@ LogicalResult lower(kernel::AttentionOp op, FlatSymbolRefAttr mma,
   auto i64 = b.getI64Type();
   auto copyTile = [&](Value rows, int64_t rowBytes, Value tileIndex,
                       Value tileBase, int64_t width) {
-    Value firstRow = kb.add(rows, kb.mul(tileIndex, kKeyTile * rowBytes));
+    // Past the last key, the last key again (masked in the scores; its
+    // values are finite, so that 0 * value adds 0).
+    Value firstKey = raggedKeys ? kb.mul(tileIndex, kKeyTile) : Value();
+    Value firstRow = raggedKeys
+                         ? Value()
+                         : kb.add(rows, kb.mul(tileIndex, kKeyTile * rowBytes));
     for (int64_t i = 0; i < chunksPerThread(width); ++i) {
       auto [r, ch] = tileChunk(i, width);
-      // Past the last key, the last key again (masked in the scores; its
-      // values are finite, so that 0 * value adds 0).
-      Value row =
-          raggedKeys
-              ? kb.add(rows, kb.mul(arith::MinUIOp::create(
-                                        b, loc,
-                                        kb.add(kb.mul(tileIndex, kKeyTile), r),
-                                        kb.index(keys - 1)),
-                                    rowBytes))
-              : kb.add(firstRow, kb.mul(r, rowBytes));
+      Value row = raggedKeys
+                      ? kb.add(rows, kb.mul(arith::MinUIOp::create(
+                                                b, loc, kb.add(firstKey, r),
+                                                kb.index(keys - 1)),
+                                            rowBytes))
+                      : kb.add(firstRow, kb.mul(r, rowBytes));
       Value from = kb.add(row, kb.mul(ch, 16));
       Value swizzled = arith::XOrIOp::create(
           b, loc, ch, arith::AndIOp::create(b, loc, r, kb.index(7)));
