@@ -2,6 +2,7 @@
 
 #include "codegen/Target/SplitCompile.h"
 
+#include "codegen/Target/CacheStore.h"
 #include "codegen/Target/ObjectFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -12,7 +13,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -171,47 +171,16 @@ std::string mlx::getDefaultCacheDir() {
   return std::string(dir);
 }
 
-static std::string cachePath(StringRef dir, StringRef key,
-                             StringRef extension = ".o") {
-  SmallString<256> path(dir);
-  llvm::sys::path::append(path, key.take_front(2), key + extension);
-  return std::string(path);
-}
-
 /// An object from the cache, or nothing when there is none (or only a
-/// truncated or foreign file).
-static std::optional<std::string> readCached(StringRef dir, StringRef key) {
-  auto buffer = llvm::MemoryBuffer::getFile(cachePath(dir, key));
-  if (!buffer || !(*buffer)->getBuffer().starts_with("\x7f"
-                                                     "ELF"))
+/// damaged or foreign entry).
+static std::optional<std::string> readCached(StringRef dir, StringRef key,
+                                             std::string *contentHash = nullptr) {
+  std::optional<std::string> object =
+      readCacheEntry(dir, key, ".o", contentHash);
+  if (!object || !StringRef(*object).starts_with("\x7f"
+                                                 "ELF"))
     return std::nullopt;
-  return (*buffer)->getBuffer().str();
-}
-
-/// Stores an object: written beside, then renamed into place, so that a
-/// concurrent compile never reads half a file. A cache that cannot be
-/// written costs time only.
-static void writeCached(StringRef dir, StringRef key, StringRef object,
-                        StringRef extension = ".o") {
-  std::string path = cachePath(dir, key, extension);
-  if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
-    return;
-  SmallString<256> temp;
-  int fd;
-  if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temp))
-    return;
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << object;
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(temp);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(temp, path))
-    llvm::sys::fs::remove(temp);
+  return object;
 }
 
 struct ObjectCompiler::Job {
@@ -313,13 +282,14 @@ LogicalResult ObjectCompiler::finish() {
     if (job.failed)
       return failure();
     if (!options.cacheDir.empty())
-      writeCached(options.cacheDir, job.unit->key, job.unit->object);
+      writeCacheEntry(options.cacheDir, job.unit->key, ".o", job.unit->object);
   }
   return success();
 }
 
-/// A cached GPU binary: this line, then the gpu.binary's objects attribute.
-static constexpr llvm::StringLiteral kGpuBinaryHeader = "mlxc-gpu-binary-1\n";
+/// A cached GPU binary's payload: this line, then the gpu.binary's objects
+/// attribute.
+static constexpr llvm::StringLiteral kGpuBinaryHeader = "mlxc-gpu-binary-2\n";
 
 llvm::StringMap<std::string> mlx::loadGpuBinaries(ModuleOp module,
                                                   StringRef cacheDir,
@@ -335,12 +305,10 @@ llvm::StringMap<std::string> mlx::loadGpuBinaries(ModuleOp module,
       missing[gpuModule.getName()] = key;
       continue;
     }
-    auto buffer =
-        llvm::MemoryBuffer::getFile(cachePath(cacheDir, key, ".gpubin"));
+    std::optional<std::string> entry = readCacheEntry(cacheDir, key, ".gpubin");
     ArrayAttr objects;
-    if (buffer && (*buffer)->getBuffer().starts_with(kGpuBinaryHeader)) {
-      StringRef body =
-          (*buffer)->getBuffer().drop_front(kGpuBinaryHeader.size());
+    if (entry && StringRef(*entry).starts_with(kGpuBinaryHeader)) {
+      StringRef body = StringRef(*entry).drop_front(kGpuBinaryHeader.size());
       // A damaged entry that still parses as something else is no binary.
       objects = dyn_cast_if_present<ArrayAttr>(
           parseAttribute(body, module.getContext()));
@@ -371,43 +339,49 @@ void mlx::storeGpuBinaries(ModuleOp module,
     std::string text = kGpuBinaryHeader.str();
     llvm::raw_string_ostream os(text);
     binary.getObjectsAttr().print(os);
-    writeCached(cacheDir, it->second, text, ".gpubin");
+    writeCacheEntry(cacheDir, it->second, ".gpubin", text);
   }
 }
 
 std::string mlx::getCacheKey(StringRef text) { return sha256Hex(text); }
 
-/// A cached program: this line, the length of its notes and the notes, then
-/// one object key per line.
-static constexpr llvm::StringLiteral kProgramHeader = "mlxc-program-1\n";
+/// A cached program's payload: this line, the length of its notes and the
+/// notes, then per object a line of its key and its content's hash. An
+/// object is linked only when its entry holds the content recorded here.
+static constexpr llvm::StringLiteral kProgramHeader = "mlxc-program-2\n";
 
 std::optional<SmallVector<std::string>>
 mlx::loadProgram(StringRef cacheDir, StringRef key, std::string &notes) {
   if (cacheDir.empty())
     return std::nullopt;
-  auto buffer =
-      llvm::MemoryBuffer::getFile(cachePath(cacheDir, key, ".program"));
-  if (!buffer)
+  std::optional<std::string> entry = readCacheEntry(cacheDir, key, ".program");
+  if (!entry)
     return std::nullopt;
-  StringRef text = (*buffer)->getBuffer();
+  StringRef text = *entry;
   if (!text.consume_front(kProgramHeader))
     return std::nullopt;
   auto [length, rest] = text.split('\n');
   size_t size;
   if (length.getAsInteger(10, size) || rest.size() < size)
     return std::nullopt;
-  notes = rest.take_front(size).str();
-  SmallVector<StringRef> keys;
-  rest.drop_front(size).split(keys, '\n', -1, /*KeepEmpty=*/false);
-  if (keys.empty())
+  std::string programNotes = rest.take_front(size).str();
+  SmallVector<StringRef> lines;
+  rest.drop_front(size).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  if (lines.empty())
     return std::nullopt;
   SmallVector<std::string> objects;
-  for (StringRef objectKey : keys) {
-    std::optional<std::string> object = readCached(cacheDir, objectKey);
-    if (!object)
+  for (StringRef line : lines) {
+    auto [objectKey, recorded] = line.split(' ');
+    std::string contentHash;
+    if (!isCacheKey(objectKey) || !isCacheKey(recorded))
+      return std::nullopt;
+    std::optional<std::string> object =
+        readCached(cacheDir, objectKey, &contentHash);
+    if (!object || contentHash != recorded)
       return std::nullopt;
     objects.push_back(std::move(*object));
   }
+  notes = std::move(programNotes);
   return objects;
 }
 
@@ -418,6 +392,6 @@ void mlx::storeProgram(StringRef cacheDir, StringRef key, StringRef notes,
   std::string text =
       kProgramHeader.str() + std::to_string(notes.size()) + "\n" + notes.str();
   for (const CompileUnit &unit : units)
-    text += unit.key + "\n";
-  writeCached(cacheDir, key, text, ".program");
+    text += unit.key + " " + getContentHash(unit.object) + "\n";
+  writeCacheEntry(cacheDir, key, ".program", text);
 }

@@ -108,10 +108,12 @@ void printForKey(Operation *op, llvm::raw_ostream &os, bool generic = false);
 /// A cache key: the SHA-256 of `text`, in hex.
 std::string getCacheKey(StringRef text);
 
-/// The program level of the cache: a program's objects (by their keys) and
-/// the notes its compile printed, under a key of the program's input and
-/// options. load returns the objects' bytes, or nothing when the program or
-/// any of its objects is missing.
+/// The program level of the cache: a program's objects (by their keys and
+/// their contents' hashes) and the notes its compile printed, under a key of
+/// the program's input and options. load returns the objects' bytes, or
+/// nothing when the program or any of its objects is missing, damaged or
+/// not the content the program recorded. The notes are the entry's bytes:
+/// print them escaped.
 std::optional<SmallVector<std::string>>
 loadProgram(StringRef cacheDir, StringRef key, std::string &notes);
 void storeProgram(StringRef cacheDir, StringRef key, StringRef notes,

@@ -15,6 +15,7 @@
 #include "codegen/Host/EntryPoint.h"
 #include "codegen/Kernels/KernelGraph.h"
 #include "codegen/Pipelines.h"
+#include "codegen/Target/CacheStore.h"
 #include "codegen/Target/ObjectFile.h"
 #include "codegen/Target/SplitCompile.h"
 #include "importers/Mlxfn/MlxfnImporter.h"
@@ -757,14 +758,53 @@ static std::string getProgramKey(ModuleOp module, StringRef optionsKey,
   return mlx::getCacheKey(text);
 }
 
+/// The cache folder in use: set by resolveCacheDir, "" when there is none.
+static std::string activeCacheDir;
+
+/// Picks the cache folder (--cache-dir, else the default; none under
+/// --no-cache) and checks it is the user's own and writable by no one else:
+/// whoever can write it decides what mlxc links. An explicit --cache-dir
+/// that fails is an error; the default one is warned about and the compile
+/// runs without a cache.
+static LogicalResult resolveCacheDir() {
+  activeCacheDir.clear();
+  if (noCache)
+    return success();
+  std::string dir =
+      cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
+  if (dir.empty())
+    return success();
+  std::string why = mlx::checkCacheDir(dir);
+  if (why.empty()) {
+    activeCacheDir = dir;
+    return success();
+  }
+  if (!cacheDir.empty()) {
+    errs() << "mlxc: error: " << why << " (--cache-dir)\n";
+    return failure();
+  }
+  errs() << "mlxc: warning: " << why << "; compiling without the cache\n";
+  return success();
+}
+
+/// The cache folder, or "" (--no-cache, or a folder refused).
+static StringRef getCacheDir() { return activeCacheDir; }
+
+/// Prints text read back from a cache entry: lines as they are, every other
+/// byte that is not printable ASCII escaped (the entry is only bytes).
+static void printEscaped(StringRef text, raw_ostream &os) {
+  for (unsigned char c : text) {
+    if (c == '\n' || (c >= 0x20 && c < 0x7f && c != '\\'))
+      os << c;
+    else if (c == '\\')
+      os << "\\\\";
+    else
+      os << "\\x" << llvm::format_hex_no_prefix(c, 2);
+  }
+}
+
 /// How objects are compiled: threads (-j), the cache (--cache-dir,
 /// --no-cache) and a host target machine per unit.
-/// The cache folder (--cache-dir, else the default), or "" under --no-cache.
-static std::string getCacheDir() {
-  if (noCache)
-    return "";
-  return cacheDir.empty() ? mlx::getDefaultCacheDir() : std::string(cacheDir);
-}
 
 static mlx::CompileOptions getCompileOptions(ModuleOp module) {
   mlx::CompileOptions options;
@@ -772,7 +812,7 @@ static mlx::CompileOptions getCompileOptions(ModuleOp module) {
     auto machine = mlx::createHostTargetMachine(module, hostCpu);
     return succeeded(machine) ? std::move(*machine) : nullptr;
   };
-  options.cacheDir = getCacheDir();
+  options.cacheDir = getCacheDir().str();
   options.threads = jobs ? unsigned(jobs)
                          : llvm::hardware_concurrency().compute_thread_count();
   return options;
@@ -834,7 +874,7 @@ static LogicalResult compileAndLink(ModuleOp module, ModuleOp cudaModule,
   if (cacheReport) {
     unsigned reused = llvm::count_if(
         units, [](const mlx::CompileUnit &unit) { return unit.cached; });
-    std::string dir = getCacheDir();
+    StringRef dir = getCacheDir();
     errs() << "mlxc: object cache " << (dir.empty() ? "off" : dir) << ": "
            << reused << " of " << units.size() << " objects reused, "
            << units.size() - reused << " compiled";
@@ -971,6 +1011,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   // kernel apart (cached, on every core), then the rest. The emits of one
   // module (llvm, obj) keep it whole.
   bool split = emit == Emit::Exe || emit == Emit::Lib || emit == Emit::Shared;
+  if ((split || (cuda && !linalgOnly)) && failed(resolveCacheDir()))
+    return failure();
   std::string optionsKey = getObjectOptionsKey(argv0, **machine);
   // A program compiled before with the same input and options is linked
   // from the cache at once.
@@ -981,7 +1023,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     std::string notes;
     if (std::optional<SmallVector<std::string>> objects =
             mlx::loadProgram(getCacheDir(), programKey, notes)) {
-      errs() << notes;
+      printEscaped(notes, errs());
       if (cacheReport)
         errs() << "mlxc: object cache " << getCacheDir()
                << ": the whole program reused (" << objects->size()
@@ -1151,7 +1193,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       // PTX and cubins come from the cache when it has them. The cache
       // keeps no variants by themselves: their PTX is printed fresh.
       std::string cache =
-          emit == Emit::Ptx && !variantChip.empty() ? "" : getCacheDir();
+          emit == Emit::Ptx && !variantChip.empty() ? "" : getCacheDir().str();
       std::string gpuKey =
           optionsKey + " " + fileIdentity(*libdevice) + " " +
           (wantCubin ? gpuArch + " " + fileIdentity(*ptxas) : "") +
