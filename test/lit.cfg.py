@@ -19,6 +19,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # mlxc's object cache: the tests' own, not the user's.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
                                                     "xdg-cache")
+# Tests that need another user's files (chown) run as root only.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 config.substitutions.append(("%mlxc_src_root", config.mlxc_src_root))
 config.substitutions.append(("%mlxc_obj_root", config.mlxc_obj_root))
 config.substitutions.append(("%python", config.python_executable))

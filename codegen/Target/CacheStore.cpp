@@ -123,8 +123,8 @@ std::string mlx::checkCacheDir(StringRef dir) {
     return name + ": " + std::strerror(errno);
   std::string why = distrust(fd.fd);
   if (!why.empty())
-    return name + " is " + why + "; whoever can write it decides what mlxc "
-                                 "links";
+    return name + " is " + why +
+           "; whoever can write it decides what mlxc links";
   return "";
 }
 

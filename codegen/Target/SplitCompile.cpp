@@ -173,8 +173,8 @@ std::string mlx::getDefaultCacheDir() {
 
 /// An object from the cache, or nothing when there is none (or only a
 /// damaged or foreign entry).
-static std::optional<std::string> readCached(StringRef dir, StringRef key,
-                                             std::string *contentHash = nullptr) {
+static std::optional<std::string>
+readCached(StringRef dir, StringRef key, std::string *contentHash = nullptr) {
   std::optional<std::string> object =
       readCacheEntry(dir, key, ".o", contentHash);
   if (!object || !StringRef(*object).starts_with("\x7f"
