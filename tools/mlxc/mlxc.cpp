@@ -10,6 +10,7 @@
 
 #include "tools/InitAll.h"
 #include "tools/InputLimits.h"
+#include "tools/mlxc/OutputFile.h"
 
 #include "codegen/Cuda/ClusterOps.h"
 #include "codegen/Host/EntryPoint.h"
@@ -42,7 +43,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <chrono>
@@ -317,16 +317,23 @@ static void keepEntryOnly(ModuleOp module, func::FuncOp entry,
 static LogicalResult
 writeOutput(StringRef path,
             llvm::function_ref<LogicalResult(raw_ostream &)> fn) {
-  std::string error;
-  auto output = openOutputFile(path, &error);
-  if (!output) {
-    errs() << "mlxc: error: " << error << "\n";
-    return failure();
+  if (path == "-") {
+    if (failed(fn(outs())))
+      return failure();
+    outs().flush();
+    if (outs().has_error()) {
+      errs() << "mlxc: error: cannot write standard output: "
+             << outs().error().message() << "\n";
+      outs().clear_error();
+      return failure();
+    }
+    return success();
   }
-  if (failed(fn(output->os())))
+  std::unique_ptr<mlxc::OutputFile> output = mlxc::OutputFile::create(path);
+  if (!output ||
+      failed(output->write([&](raw_pwrite_stream &os) { return fn(os); })))
     return failure();
-  output->keep();
-  return success();
+  return output->commit();
 }
 
 static std::string outputPath(StringRef fallback) {
@@ -339,17 +346,6 @@ static std::string defaultRuntimeDir(const char *argv0) {
   SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
   sys::path::append(dir, "lib");
   return std::string(dir);
-}
-
-/// Renames a finished temporary file to `path` (or removes it and says why).
-static LogicalResult moveIntoPlace(StringRef temp, StringRef path) {
-  if (std::error_code ec = sys::fs::rename(temp, path)) {
-    sys::fs::remove(temp);
-    errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
-           << "\n";
-    return failure();
-  }
-  return success();
 }
 
 /// Links `object` with the runtime into `output` (through a temporary file,
@@ -370,8 +366,10 @@ static LogicalResult linkExecutable(ArrayRef<std::string> objects,
              << " not found (set --runtime-dir)\n";
       return failure();
     }
-  std::string temp = (output + ".tmp").str();
-  SmallVector<StringRef> args = {*cc, "-o", temp};
+  std::unique_ptr<mlxc::OutputFile> out = mlxc::OutputFile::create(output);
+  if (!out)
+    return failure();
+  SmallVector<StringRef> args = {*cc, "-o", out->getTempPath()};
   args.append(objects.begin(), objects.end());
   args.append({mainLib, rtLib, "-lz", "-ldl", "-lm", "-pthread"});
   for (const std::string &arg : linkArgs)
@@ -379,12 +377,11 @@ static LogicalResult linkExecutable(ArrayRef<std::string> objects,
   std::string message;
   int rc = sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
   if (rc != 0) {
-    sys::fs::remove(temp);
     errs() << "mlxc: error: linking " << output << " failed"
            << (message.empty() ? "" : ": " + message) << "\n";
     return failure();
   }
-  return moveIntoPlace(temp, output);
+  return out->commit();
 }
 
 /// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
@@ -455,13 +452,15 @@ static LogicalResult writeLibrary(StringRef library,
     errs() << "mlxc: error: no 'ar' on PATH to build " << library << "\n";
     return failure();
   }
-  std::string temp = (library + ".tmp").str();
-  sys::fs::remove(temp);
-  SmallVector<StringRef> args = {*ar, "rcs", temp};
+  // The temporary starts as an empty archive, which ar adds to.
+  std::unique_ptr<mlxc::OutputFile> out =
+      mlxc::OutputFile::create(library, "!<arch>\n");
+  if (!out)
+    return failure();
+  SmallVector<StringRef> args = {*ar, "rcs", out->getTempPath()};
   args.append(objects.begin(), objects.end());
   std::string message;
   if (sys::ExecuteAndWait(*ar, args, std::nullopt, {}, 0, 0, &message) != 0) {
-    sys::fs::remove(temp);
     errs() << "mlxc: error: ar failed for " << library << ": " << message
            << "\n";
     return failure();
@@ -474,11 +473,9 @@ static LogicalResult writeLibrary(StringRef library,
         os << mlx::getLibraryHeader(signature, sys::path::filename(inputFile),
                                     model, hasCuda);
         return success();
-      }))) {
-    sys::fs::remove(temp);
+      })))
     return failure();
-  }
-  return moveIntoPlace(temp, library);
+  return out->commit();
 }
 
 /// Prints the memory plan mlx-memory-placement made for the graph.
@@ -677,20 +674,21 @@ static LogicalResult writeShared(StringRef output,
     errs() << "mlxc: error: no system linker driver 'cc' on PATH\n";
     return failure();
   }
-  std::string temp = (output + ".tmp").str();
-  SmallVector<StringRef> args = {*cc, "-shared", "-o", temp};
+  std::unique_ptr<mlxc::OutputFile> out = mlxc::OutputFile::create(output);
+  if (!out)
+    return failure();
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", out->getTempPath()};
   args.append(objects.begin(), objects.end());
   args.push_back("-lm");
   for (const std::string &arg : linkArgs)
     args.push_back(arg);
   std::string message;
   if (sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message) != 0) {
-    sys::fs::remove(temp);
     errs() << "mlxc: error: linking " << output << " failed"
            << (message.empty() ? "" : ": " + message) << "\n";
     return failure();
   }
-  return moveIntoPlace(temp, output);
+  return out->commit();
 }
 
 /// A file as the cache keys know it: path, size and modification time.
@@ -1278,24 +1276,12 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     outs().flush();
     return success(!outs().has_error());
   }
-  std::error_code ec;
-  ToolOutputFile out(path, ec, sys::fs::OF_None);
-  if (ec) {
-    errs() << "mlxc: error: cannot write " << path << ": " << ec.message()
-           << "\n";
+  std::unique_ptr<mlxc::OutputFile> out = mlxc::OutputFile::create(path);
+  if (!out || failed(out->write([&](raw_pwrite_stream &os) {
+        return mlx::writeObjectFile(module, **llvmModule, **machine, os);
+      })))
     return failure();
-  }
-  if (failed(mlx::writeObjectFile(module, **llvmModule, **machine, out.os())))
-    return failure();
-  out.os().close();
-  if (out.os().has_error()) {
-    errs() << "mlxc: error: cannot write " << path << ": "
-           << out.os().error().message() << "\n";
-    out.os().clear_error();
-    return failure();
-  }
-  out.keep();
-  return success();
+  return out->commit();
 }
 
 /// Prints `file:F:T: error: message [MLX primitive P]` for a diagnostic
