@@ -45,6 +45,7 @@ so a decode step's token, offset and cache outputs are its next inputs.
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import struct
@@ -371,12 +372,98 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
     try:
         _export_into(model, folder, stage, final, max_len, prefill_len,
                      target, mlxc_path, mlxc_args, compile)
-        os.makedirs(final, exist_ok=True)
-        for name in os.listdir(stage):
-            os.replace(os.path.join(stage, name), os.path.join(final, name))
+        _move_into(stage, final)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return out_dir
+
+
+def _cache_bytes(layout, max_len):
+    """The bytes of the caches' arrays (KV caches max_len long), by their
+    dtypes."""
+    total = 0
+    for spec in layout:
+        if spec[0] == "kv":
+            _, kshape, vshape, dtype, _ = spec
+            total += (kshape[0] * kshape[1] * kshape[3] +
+                      vshape[0] * vshape[1] * vshape[3]) * max_len * \
+                dtype.size
+        elif spec[0] == "arrays":
+            for a in spec[1]:
+                if a:
+                    shape, dtype = a
+                    total += math.prod(shape) * dtype.size
+        else:
+            total += _cache_bytes(spec[1], max_len)
+    return total
+
+
+def _memory_bytes():
+    """This machine's physical memory, or None where it cannot be told."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_cache_size(layout, max_len):
+    """Refuses a --max-len whose caches cannot be held: the offset is an
+    int32, and the caches stay resident for every call (generate allocated
+    them and failed late)."""
+    if max_len > 2**31 - 1:
+        raise ValueError(f"--max-len {max_len}: above 2147483647, the "
+                         "largest offset a step takes (int32)")
+    need = _cache_bytes(layout, max_len)
+    have = _memory_bytes()
+    if have is not None and need > have:
+        kinds = sorted({f"{str(s[3]).split('.')[-1]}, {s[3].size} bytes an "
+                        "element" for s in _kv_specs(layout)})
+        raise ValueError(
+            f"--max-len {max_len}: the model's caches would take "
+            f"{need / 2**30:.1f} GiB ({', '.join(kinds) or 'states'}), more "
+            f"than this machine's {have / 2**30:.1f} GiB of memory")
+
+
+def _kv_specs(layout):
+    for spec in layout:
+        if spec[0] == "kv":
+            yield spec
+        elif spec[0] == "list":
+            yield from _kv_specs(spec[1])
+
+
+def _move_into(stage, final):
+    """Moves the files of `stage` into `final`: all of them or, on any
+    failure, none (the files they replaced are put back)."""
+    names = sorted(os.listdir(stage))
+    for name in names:
+        dst = os.path.join(final, name)
+        if os.path.isdir(dst) and not os.path.islink(dst):
+            raise OSError(f"{dst}: is a folder, not a file export may "
+                          "replace")
+    os.makedirs(final, exist_ok=True)
+    backup = tempfile.mkdtemp(prefix=".mlxc-lm-old-",
+                              dir=os.path.dirname(final))
+    replaced, placed = [], []
+    try:
+        for name in names:
+            dst = os.path.join(final, name)
+            if os.path.lexists(dst):
+                os.replace(dst, os.path.join(backup, name))
+                replaced.append(name)
+            os.replace(os.path.join(stage, name), dst)
+            placed.append(name)
+    except BaseException:
+        for name in placed:
+            try:
+                os.remove(os.path.join(final, name))
+            except OSError:
+                pass
+        for name in replaced:
+            os.replace(os.path.join(backup, name), os.path.join(final, name))
+        raise
+    finally:
+        shutil.rmtree(backup, ignore_errors=True)
 
 
 def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
@@ -387,6 +474,7 @@ def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
     params = dict(tree_flatten(model.parameters()))
     mx.eval(params)  # Unevaluated, they would be exported as their graph.
     layout = _cache_layout(model)
+    _check_cache_size(layout, max_len)
     files = _weight_files(folder, params, out_dir, final)
     with open(os.path.join(out_dir, "weights.txt"), "w") as f:
         f.write("".join(p + "\n" for p in files))
