@@ -5,20 +5,100 @@
 // descriptor mlxc emitted plus the buffers its outputs go to.
 //
 // Handles are reference counted (one thread per instance, so plain counts):
-// a model or an array holds its instance, and the model holds one reference
-// to the array of each output it hands out, so that a call reuses that
-// array while the caller no longer holds it.
+// a model or an array holds its instance, and the model holds the array of
+// each output it hands out, so that a call reuses that array while the
+// caller no longer holds it.
+//
+// Every handle is checked where it comes in: NULL, or one that was closed,
+// released or destroyed, is MLXRT_ERROR_INVALID_ARGUMENT (a no-op for the
+// functions that release). A handle's struct carries a magic number while
+// it is live; on release the magic is cleared and the memory is kept for a
+// later handle of its kind, never handed back to malloc, so a stale handle
+// reads a cleared magic, not freed memory. The caller's references are
+// counted apart from the model's and the arrays' holds, so one release too
+// many cannot take what the runtime itself holds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+//===----------------------------------------------------------------------===//
+// Handles
+//===----------------------------------------------------------------------===//
+
+enum {
+  MAGIC_INSTANCE = 0x494c584d, ///< "MXLI"
+  MAGIC_ARRAY = 0x414c584d,    ///< "MXLA"
+  MAGIC_MODEL = 0x4d4c584d,    ///< "MXLM"
+};
+
+/// The first member of every handle's struct.
+typedef struct Handle {
+  uint32_t magic; ///< MAGIC_* while live, 0 once released.
+  struct Handle *next;
+} Handle;
+
+/// Released structs of one kind, oldest first: reused only once more than
+/// kQuarantine wait, so a handle used just after its release still finds
+/// it released.
+typedef struct {
+  Handle *head, *tail;
+  size_t count;
+} FreeList;
+enum { KIND_INSTANCE, KIND_ARRAY, KIND_MODEL, KIND_COUNT };
+static const size_t kQuarantine = 256;
+static FreeList freeLists[KIND_COUNT];
+static pthread_mutex_t freeLock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *handleNew(int kind, size_t size, uint32_t magic) {
+  Handle *h = NULL;
+  pthread_mutex_lock(&freeLock);
+  FreeList *list = &freeLists[kind];
+  if (list->count > kQuarantine) {
+    h = list->head;
+    list->head = h->next;
+    if (!list->head)
+      list->tail = NULL;
+    --list->count;
+  }
+  pthread_mutex_unlock(&freeLock);
+  if (h)
+    memset(h, 0, size);
+  else if (!(h = calloc(1, size)))
+    return NULL;
+  h->magic = magic;
+  return h;
+}
+
+static void handleDelete(int kind, void *p) {
+  Handle *h = p;
+  h->magic = 0;
+  h->next = NULL;
+  pthread_mutex_lock(&freeLock);
+  FreeList *list = &freeLists[kind];
+  if (list->tail)
+    list->tail->next = h;
+  else
+    list->head = h;
+  list->tail = h;
+  ++list->count;
+  pthread_mutex_unlock(&freeLock);
+}
 
 struct mlxrt_instance {
-  int refs;
+  Handle h;
+  int refs; ///< The caller's (until destroyed), the models' and arrays'.
+  bool destroyed;
   mlxrt_device *dev;
   mlxrt_trace_fn trace; ///< The options' callback (CPU calls report here).
   void *traceUser;
@@ -26,13 +106,16 @@ struct mlxrt_instance {
 };
 
 struct mlxrt_array {
-  int refs;
+  Handle h;
+  int refs;  ///< The caller's references.
+  bool held; ///< By a model, as the buffer of one of its outputs.
   mlxrt_instance *inst;
   mlxrt_tensor type; ///< data is NULL; the bytes are at `data`.
   void *data;        ///< From mlxrt_device_alloc on inst->dev.
 };
 
 struct mlxrt_model {
+  Handle h;
   mlxrt_instance *inst;
   const mlxrt_model_abi *abi;
   void *library; ///< dlopen handle of a shared object, else NULL.
@@ -46,6 +129,27 @@ struct mlxrt_model {
   void **args;           ///< Inputs then outputs, for the entry.
   mlxrt_array **fresh;   ///< Per output: arrays made during a call.
 };
+
+static bool liveInstance(const mlxrt_instance *i) {
+  return i && i->h.magic == MAGIC_INSTANCE && !i->destroyed;
+}
+static bool liveArray(const mlxrt_array *a) {
+  return a && a->h.magic == MAGIC_ARRAY && a->refs > 0;
+}
+static bool liveModel(const mlxrt_model *m) {
+  return m && m->h.magic == MAGIC_MODEL;
+}
+
+#define CHECK_HANDLE(live, handle, what, err)                                  \
+  do {                                                                         \
+    if (!live(handle))                                                         \
+      return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,                     \
+                        "%s: the " what " is %s", __func__,                    \
+                        (handle) ? "no longer valid (released)" : "NULL");     \
+  } while (0)
+#define CHECK_INSTANCE(i, err) CHECK_HANDLE(liveInstance, i, "instance", err)
+#define CHECK_ARRAY(a, err) CHECK_HANDLE(liveArray, a, "array", err)
+#define CHECK_MODEL(m, err) CHECK_HANDLE(liveModel, m, "model", err)
 
 //===----------------------------------------------------------------------===//
 // Instances
@@ -86,7 +190,8 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
   config.traceUser = options->trace_user;
   // Calls after the first allocate no intermediates.
   config.keepIntermediates = true;
-  mlxrt_instance *inst = calloc(1, sizeof(*inst));
+  mlxrt_instance *inst =
+      handleNew(KIND_INSTANCE, sizeof(*inst), MAGIC_INSTANCE);
   if (!inst)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
   inst->refs = 1;
@@ -115,7 +220,7 @@ mlxrt_status mlxrt_instance_create(const mlxrt_instance_options *options,
     st = mlxrt_device_open_config(device, &config, &inst->dev, err);
   }
   if (st != MLXRT_OK) {
-    free(inst);
+    handleDelete(KIND_INSTANCE, inst);
     return st;
   }
   *out = inst;
@@ -138,24 +243,33 @@ mlxrt_status mlxrt_cuda_device_name(const mlxrt_instance_options *options,
 static void instanceRelease(mlxrt_instance *inst) {
   if (inst && --inst->refs == 0) {
     mlxrt_device_close(inst->dev);
-    free(inst);
+    handleDelete(KIND_INSTANCE, inst);
   }
 }
 
 void mlxrt_instance_destroy(mlxrt_instance *instance) {
+  // A second destroy must not drop a reference a model or array holds.
+  if (!liveInstance(instance))
+    return;
+  instance->destroyed = true;
   instanceRelease(instance);
 }
 
 mlxrt_device_kind mlxrt_instance_device_kind(const mlxrt_instance *instance) {
+  if (!liveInstance(instance))
+    return (mlxrt_device_kind)-1;
   return mlxrt_device_get_kind(instance->dev);
 }
 
 const char *mlxrt_instance_device_name(const mlxrt_instance *instance) {
+  if (!liveInstance(instance))
+    return NULL;
   return mlxrt_device_description(instance->dev);
 }
 
 mlxrt_status mlxrt_instance_synchronize(mlxrt_instance *instance,
                                         mlxrt_error *err) {
+  CHECK_INSTANCE(instance, err);
   return mlxrt_device_synchronize(instance->dev, err);
 }
 
@@ -167,12 +281,12 @@ mlxrt_status mlxrt_instance_synchronize(mlxrt_instance *instance,
 static mlxrt_status arrayAlloc(mlxrt_instance *inst, const mlxrt_tensor *type,
                                mlxrt_array **out, mlxrt_error *err) {
   *out = NULL;
-  mlxrt_array *a = calloc(1, sizeof(*a));
+  mlxrt_array *a = handleNew(KIND_ARRAY, sizeof(*a), MAGIC_ARRAY);
   if (!a)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
   mlxrt_status st = mlxrt_device_alloc(inst->dev, type->nbytes, &a->data, err);
   if (st != MLXRT_OK) {
-    free(a);
+    handleDelete(KIND_ARRAY, a);
     return st;
   }
   a->refs = 1;
@@ -189,6 +303,7 @@ mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
                                 size_t nbytes, mlxrt_array **out,
                                 mlxrt_error *err) {
   *out = NULL;
+  CHECK_INSTANCE(instance, err);
   if ((unsigned)dtype >= MLXRT_DTYPE_COUNT)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "unknown dtype %d",
                       (int)dtype);
@@ -217,6 +332,7 @@ mlxrt_status mlxrt_array_create(mlxrt_instance *instance, mlxrt_dtype dtype,
 mlxrt_status mlxrt_array_load(mlxrt_instance *instance, const char *spec,
                               mlxrt_array **out, mlxrt_error *err) {
   *out = NULL;
+  CHECK_INSTANCE(instance, err);
   mlxrt_tensor t;
   mlxrt_status st = mlxrt_read_tensor(spec, NULL, &t, err);
   if (st != MLXRT_OK)
@@ -236,6 +352,7 @@ mlxrt_status mlxrt_model_load_input(mlxrt_model *model, size_t k,
                                     const char *spec, mlxrt_array **out,
                                     mlxrt_error *err) {
   *out = NULL;
+  CHECK_MODEL(model, err);
   if (k >= model->sig.num_inputs)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "model '%s' has %zu inputs; there is no input %zu",
@@ -257,18 +374,44 @@ mlxrt_status mlxrt_model_load_input(mlxrt_model *model, size_t k,
   return MLXRT_OK;
 }
 
-void mlxrt_array_retain(mlxrt_array *array) { ++array->refs; }
-
-void mlxrt_array_release(mlxrt_array *array) {
-  if (!array || --array->refs > 0)
+/// Frees the array once neither the caller nor a model holds it.
+static void arrayFreeIfUnused(mlxrt_array *array) {
+  if (array->refs > 0 || array->held)
     return;
   mlxrt_device_free(array->inst->dev, array->data);
   instanceRelease(array->inst);
-  free(array);
+  handleDelete(KIND_ARRAY, array);
+}
+
+/// A model's hold on the array of one of its outputs: it takes over the
+/// caller's reference of a new array.
+static void arrayHold(mlxrt_array *array) {
+  array->held = true;
+  --array->refs;
+}
+
+static void arrayUnhold(mlxrt_array *array) {
+  if (!array)
+    return;
+  array->held = false;
+  arrayFreeIfUnused(array);
+}
+
+void mlxrt_array_retain(mlxrt_array *array) {
+  if (liveArray(array))
+    ++array->refs;
+}
+
+void mlxrt_array_release(mlxrt_array *array) {
+  // Released already (or never an array): nothing of the caller's to drop.
+  if (!liveArray(array))
+    return;
+  --array->refs;
+  arrayFreeIfUnused(array);
 }
 
 const mlxrt_tensor *mlxrt_array_type(const mlxrt_array *array) {
-  return &array->type;
+  return liveArray(array) ? &array->type : NULL;
 }
 
 static mlxrt_status checkSize(const mlxrt_array *a, size_t nbytes,
@@ -284,6 +427,7 @@ static mlxrt_status checkSize(const mlxrt_array *a, size_t nbytes,
 
 mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
                               mlxrt_error *err) {
+  CHECK_ARRAY(array, err);
   mlxrt_status st = checkSize(array, nbytes, err);
   if (st == MLXRT_OK)
     st = mlxrt_device_read(array->inst->dev, array->data, dst, nbytes, err);
@@ -292,6 +436,7 @@ mlxrt_status mlxrt_array_read(mlxrt_array *array, void *dst, size_t nbytes,
 
 mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
                                size_t nbytes, mlxrt_error *err) {
+  CHECK_ARRAY(array, err);
   mlxrt_status st = checkSize(array, nbytes, err);
   if (st == MLXRT_OK)
     st = mlxrt_device_before_host_write(array->inst->dev, array->data, err);
@@ -305,6 +450,7 @@ mlxrt_status mlxrt_array_write(mlxrt_array *array, const void *src,
 mlxrt_status mlxrt_array_map(mlxrt_array *array, mlxrt_access access,
                              void **data, mlxrt_error *err) {
   *data = NULL;
+  CHECK_ARRAY(array, err);
   if (!(access & MLXRT_ACCESS_READ_WRITE) ||
       (access & ~MLXRT_ACCESS_READ_WRITE))
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
@@ -327,6 +473,7 @@ mlxrt_status mlxrt_array_map(mlxrt_array *array, mlxrt_access access,
 
 mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
                               mlxrt_error *err) {
+  CHECK_ARRAY(array, err);
   mlxrt_status st = mlxrt_device_to_host(array->inst->dev, array->data, err);
   if (st != MLXRT_OK)
     return st;
@@ -397,7 +544,8 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
   mlxrt_status described = mlxrt_model_describe(linked, &info, err);
   if (described != MLXRT_OK)
     return described;
-  mlxrt_model *m = calloc(1, sizeof(*m));
+  CHECK_INSTANCE(instance, err);
+  mlxrt_model *m = handleNew(KIND_MODEL, sizeof(*m), MAGIC_MODEL);
   if (!m)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
   m->inst = instance;
@@ -432,6 +580,8 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
   // The outputs' buffers now, not in the first call.
   for (size_t k = 0; k < nout; ++k) {
     st = arrayAlloc(instance, &m->sig.outputs[k].type, &m->results[k], err);
+    if (st == MLXRT_OK)
+      arrayHold(m->results[k]);
     if (st != MLXRT_OK) {
       mlxrt_error_prefix(err, "model '%s', output '%s': ", linked->name,
                          m->sig.outputs[k].name);
@@ -454,6 +604,7 @@ mlxrt_status mlxrt_model_open(mlxrt_instance *instance,
 mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
                                      mlxrt_model **out, mlxrt_error *err) {
   *out = NULL;
+  CHECK_INSTANCE(instance, err);
   char symbol[256];
   int n = snprintf(symbol, sizeof(symbol), "%s%s%s", MLXRT_SYMBOL_PREFIX,
                    name ? name : "", MLXRT_MODEL_SUFFIX);
@@ -474,9 +625,81 @@ mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
   return mlxrt_model_open(instance, abi, out, err);
 }
 
+/// Reads `size` bytes at `offset` of the open file, all or fails.
+static bool readAt(int fd, void *buf, size_t size, uint64_t offset) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n =
+        pread(fd, (char *)buf + done, size - done, (off_t)(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += (size_t)n;
+  }
+  return true;
+}
+
+/// Whether [offset, offset + count * entry) lies within `size` bytes.
+static bool within(uint64_t offset, uint64_t count, uint64_t entry,
+                   uint64_t size) {
+  return offset <= size && (entry == 0 || count <= (size - offset) / entry);
+}
+
+/// Checks a shared object's file before dlopen maps it: dlopen of a
+/// truncated file faults (SIGBUS) on the pages past its end. A regular file
+/// with a 64-bit ELF header of this machine, whose program and section
+/// header tables and loaded segments lie within the file.
+static mlxrt_status checkSharedObject(const char *path, mlxrt_error *err) {
+  // A bare name is searched as dlopen searches: nothing to check here.
+  if (!strchr(path, '/'))
+    return MLXRT_OK;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return mlxrt_fail(err, MLXRT_ERROR_IO, "cannot load '%s': %s", path,
+                      strerror(errno));
+  const char *why = NULL;
+  struct stat info;
+  Elf64_Ehdr eh;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    why = "not a regular file";
+  } else if (!readAt(fd, &eh, sizeof(eh), 0) ||
+             memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+    why = "not an ELF file (or shorter than its header)";
+  } else if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_type != ET_DYN ||
+             eh.e_phentsize != sizeof(Elf64_Phdr) ||
+             (eh.e_shnum && eh.e_shentsize != sizeof(Elf64_Shdr))) {
+    why = "not a 64-bit ELF shared object";
+  } else {
+    uint64_t size = (uint64_t)info.st_size;
+    if (!within(eh.e_phoff, eh.e_phnum, eh.e_phentsize, size) ||
+        !within(eh.e_shoff, eh.e_shnum, eh.e_shentsize, size))
+      why = "truncated: its header tables end past the end of the file";
+    for (unsigned k = 0; !why && k < eh.e_phnum; ++k) {
+      Elf64_Phdr ph;
+      if (!readAt(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)k * sizeof(ph)))
+        why = "cannot read its program headers";
+      else if (ph.p_type == PT_LOAD &&
+               !within(ph.p_offset, 1, ph.p_filesz, size))
+        why = "truncated: a loaded segment ends past the end of the file";
+    }
+  }
+  close(fd);
+  if (why)
+    return mlxrt_fail(err, MLXRT_ERROR_FORMAT, "cannot load '%s': %s", path,
+                      why);
+  return MLXRT_OK;
+}
+
 mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
                               mlxrt_model **out, mlxrt_error *err) {
   *out = NULL;
+  CHECK_INSTANCE(instance, err);
+  if (!path)
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT, "no path given");
+  mlxrt_status checked = checkSharedObject(path, err);
+  if (checked != MLXRT_OK)
+    return checked;
   dlerror();
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
@@ -504,13 +727,13 @@ mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
 }
 
 void mlxrt_model_close(mlxrt_model *model) {
-  if (!model)
+  if (!liveModel(model))
     return;
   // Its code and buffers go: nothing of it may still run. A failure of its
   // calls is not reported here (mlxrt_instance_synchronize reports it).
   mlxrt_device_synchronize(model->inst->dev, NULL);
   for (size_t k = 0; model->results && k < model->sig.num_outputs; ++k)
-    mlxrt_array_release(model->results[k]);
+    arrayUnhold(model->results[k]);
   free(model->results);
   free(model->fresh);
   free(model->args);
@@ -522,22 +745,24 @@ void mlxrt_model_close(mlxrt_model *model) {
   if (model->library)
     dlclose(model->library);
   instanceRelease(model->inst);
-  free(model);
+  handleDelete(KIND_MODEL, model);
 }
 
 const char *mlxrt_model_name(const mlxrt_model *model) {
-  return model->abi->name;
+  return liveModel(model) ? model->abi->name : NULL;
 }
 
 const mlxrt_signature *mlxrt_model_signature(const mlxrt_model *model) {
-  return &model->sig;
+  return liveModel(model) ? &model->sig : NULL;
 }
 
 int mlxrt_model_has_cuda(const mlxrt_model *model) {
-  return model->abi->entry_cuda != NULL;
+  return liveModel(model) && model->abi->entry_cuda != NULL;
 }
 
 long mlxrt_model_find_input(const mlxrt_model *model, const char *name) {
+  if (!liveModel(model) || !name)
+    return -1;
   for (size_t k = 0; k < model->sig.num_inputs; ++k)
     if (strcmp(model->sig.inputs[k].name, name) == 0)
       return (long)k;
@@ -549,6 +774,10 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
                                    size_t *num_bound, mlxrt_error *err) {
   if (num_bound)
     *num_bound = 0;
+  CHECK_MODEL(model, err);
+  if (!path || (num_inputs && !inputs))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "mlxrt_model_bind_file: no path or no slots given");
   if (num_inputs != model->sig.num_inputs)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "model '%s' has %zu inputs, got %zu slots",
@@ -622,6 +851,11 @@ static mlxrt_status checkArray(const mlxrt_model *m, const mlxrt_array *a,
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "model '%s', %s '%s': no array given",
                       mlxrt_model_name(m), kind, p->name);
+  if (!liveArray(a))
+    return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
+                      "model '%s', %s '%s': the array is no longer valid "
+                      "(released)",
+                      mlxrt_model_name(m), kind, p->name);
   if (a->inst != m->inst)
     return mlxrt_fail(err, MLXRT_ERROR_INVALID_ARGUMENT,
                       "model '%s', %s '%s': the array belongs to another "
@@ -658,6 +892,7 @@ static bool sharesInput(const mlxrt_model *m, mlxrt_array *const *inputs,
 mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
                               size_t num_inputs, mlxrt_array **outputs,
                               size_t num_outputs, mlxrt_error *err) {
+  CHECK_MODEL(model, err);
   mlxrt_model *m = model;
   const mlxrt_signature *sig = &m->sig;
   if (num_inputs != sig->num_inputs || num_outputs != sig->num_outputs)
@@ -705,7 +940,8 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
     }
     if (!dst || isInput(inputs, num_inputs, dst)) {
       dst = m->results[k];
-      if (dst->refs > 1 && (st = arrayAlloc(m->inst, &sig->outputs[k].type,
+      // The caller still holds the model's array: a new one.
+      if (dst->refs > 0 && (st = arrayAlloc(m->inst, &sig->outputs[k].type,
                                             &m->fresh[k], err)) != MLXRT_OK) {
         mlxrt_error_prefix(err,
                            "model '%s', output '%s': ", mlxrt_model_name(m),
@@ -759,8 +995,9 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
     // The model's array for output k is now the one written (a new one
     // replaces the one the caller still holds).
     if (m->fresh[k]) {
-      mlxrt_array_release(m->results[k]);
+      arrayUnhold(m->results[k]);
       m->results[k] = m->fresh[k];
+      arrayHold(m->results[k]);
       m->fresh[k] = NULL;
     }
     mlxrt_array *written = m->results[k];
@@ -771,7 +1008,7 @@ mlxrt_status mlxrt_model_call(mlxrt_model *model, mlxrt_array *const *inputs,
       given->data = written->data;
       written->data = data;
     } else {
-      mlxrt_array_retain(written);
+      ++written->refs;
       outputs[k] = written;
     }
   }

@@ -570,3 +570,139 @@ TEST(Api, SavesOutputsCompletelyOrNotAtAll) {
 }
 
 } // namespace
+
+TEST(Api, NullAndReleasedHandlesAreErrorsNotCrashes) {
+  mlxrt_error err;
+  int64_t four = 4;
+  mlxrt_array *out = nullptr;
+  // NULL handles: an error naming what is missing, or a no-op to release.
+  EXPECT_EQ(mlxrt_model_call(nullptr, nullptr, 0, nullptr, 0, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "the model is NULL")) << err.message;
+  EXPECT_EQ(mlxrt_array_create(nullptr, MLXRT_DTYPE_FLOAT32, 1, &four, nullptr,
+                               0, &out, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "the instance is NULL")) << err.message;
+  EXPECT_EQ(mlxrt_array_read(nullptr, nullptr, 0, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(mlxrt_instance_synchronize(nullptr, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(mlxrt_array_type(nullptr), nullptr);
+  EXPECT_EQ(mlxrt_model_name(nullptr), nullptr);
+  EXPECT_EQ(mlxrt_model_signature(nullptr), nullptr);
+  EXPECT_EQ(mlxrt_model_find_input(nullptr, "a"), -1);
+  EXPECT_EQ(mlxrt_instance_device_name(nullptr), nullptr);
+  mlxrt_array_retain(nullptr);
+  mlxrt_array_release(nullptr);
+  mlxrt_model_close(nullptr);
+  mlxrt_instance_destroy(nullptr);
+
+  mlxrt_instance_options opts;
+  mlxrt_instance_options_init(&opts);
+  opts.device = "cpu";
+  mlxrt_instance *inst;
+  ASSERT_EQ(mlxrt_instance_create(&opts, &inst, &err), MLXRT_OK);
+  mlxrt_model *m, *m2;
+  ASSERT_EQ(mlxrt_model_open(inst, &AddModel, &m, &err), MLXRT_OK);
+  ASSERT_EQ(mlxrt_model_open(inst, &AddModel, &m2, &err), MLXRT_OK);
+  mlxrt_array *in[2] = {array(inst, {1, 2, 3, 4}, {4}),
+                        array(inst, {10, 20, 30, 40}, {4})};
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK);
+
+  // An output array released twice: the second release is a no-op, not
+  // the model's own hold on it, which the next call reuses.
+  mlxrt_array *first = out;
+  mlxrt_array_release(out);
+  mlxrt_array_release(out);
+  float buffer[4];
+  EXPECT_EQ(mlxrt_array_read(first, buffer, sizeof(buffer), &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "the array is no longer valid"))
+      << err.message;
+  out = nullptr;
+  ASSERT_EQ(mlxrt_model_call(m, in, 2, &out, 1, &err), MLXRT_OK) << err.message;
+  EXPECT_EQ(out, first);
+  EXPECT_EQ(values(out), (std::vector<float>{11, 22, 33, 44}));
+
+  // A closed model: every use is an error, closing it again a no-op.
+  mlxrt_model_close(m);
+  mlxrt_model_close(m);
+  mlxrt_array *again = nullptr;
+  EXPECT_EQ(mlxrt_model_call(m, in, 2, &again, 1, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "the model is no longer valid"))
+      << err.message;
+  EXPECT_EQ(mlxrt_model_name(m), nullptr);
+  // Its output, still held by the caller, outlives it.
+  EXPECT_EQ(values(out), (std::vector<float>{11, 22, 33, 44}));
+  mlxrt_array_release(out);
+
+  // A released array given to a call.
+  mlxrt_array *gone = in[0];
+  mlxrt_array_release(gone);
+  in[0] = gone;
+  EXPECT_EQ(mlxrt_model_call(m2, in, 2, &again, 1, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "input 'a': the array is no longer valid"))
+      << err.message;
+  EXPECT_EQ(again, nullptr);
+
+  // The instance destroyed twice: the second destroy drops nothing of what
+  // the model and the arrays hold; the caller's handle is refused.
+  mlxrt_instance_destroy(inst);
+  mlxrt_instance_destroy(inst);
+  EXPECT_EQ(mlxrt_array_create(inst, MLXRT_DTYPE_FLOAT32, 1, &four, nullptr, 0,
+                               &again, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(err.message, "the instance is no longer valid"))
+      << err.message;
+  in[0] = in[1];
+  ASSERT_EQ(mlxrt_model_call(m2, in, 2, &again, 1, &err), MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(values(again), (std::vector<float>{20, 40, 60, 80}));
+  mlxrt_array_release(again);
+  mlxrt_model_close(m2);
+  mlxrt_array_release(in[1]);
+  // Everything gone: the instance too; its handle is still refused.
+  mlxrt_instance_destroy(inst);
+  EXPECT_EQ(mlxrt_instance_synchronize(inst, &err),
+            MLXRT_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(Api, TruncatedSharedObjectsAreRefusedBeforeDlopen) {
+  Cpu cpu;
+  TempDir dir;
+  std::string lib = readFile("/usr/lib/x86_64-linux-gnu/libz.so.1");
+  if (lib.size() < 4096)
+    GTEST_SKIP() << "no libz.so.1 at /usr/lib/x86_64-linux-gnu to cut";
+  mlxrt_model *m = nullptr;
+  mlxrt_error err;
+  // Whole, it loads (and is no model).
+  std::string whole = dir.write("whole.so", lib);
+  EXPECT_EQ(mlxrt_model_load(cpu.inst, whole.c_str(), &m, &err),
+            MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "not a model made by mlxc")) << err.message;
+  // Half of it (dlopen died of SIGBUS), its section table cut, its header
+  // cut, nothing at all.
+  struct Case {
+    size_t size;
+    const char *why;
+  } cases[] = {{lib.size() / 2, "truncated"},
+               {lib.size() - 64, "truncated: its header tables end past"},
+               {40, "not an ELF file"},
+               {0, "not an ELF file"}};
+  for (const Case &c : cases) {
+    std::string path = dir.write("cut" + std::to_string(c.size) + ".so",
+                                 lib.substr(0, c.size));
+    EXPECT_EQ(mlxrt_model_load(cpu.inst, path.c_str(), &m, &err),
+              MLXRT_ERROR_FORMAT)
+        << c.size;
+    EXPECT_TRUE(contains(err.message, c.why)) << err.message;
+    EXPECT_TRUE(contains(err.message, path)) << err.message;
+    EXPECT_EQ(m, nullptr);
+  }
+  // A folder is no shared object either.
+  EXPECT_EQ(mlxrt_model_load(cpu.inst, (dir.path() + "/").c_str(), &m, &err),
+            MLXRT_ERROR_FORMAT);
+  EXPECT_TRUE(contains(err.message, "not a regular file")) << err.message;
+}
