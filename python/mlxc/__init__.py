@@ -11,11 +11,23 @@ Arrays can also stay in the runtime (on the device) between calls:
 
     state = rt.array(np.zeros((3, 4), np.float32))
     y, = model.call(x, state, outputs={"state_out": state})  # state donated
+
+Threads: an instance, its models and its arrays may be used from several
+threads; their calls into the runtime take turns (one lock per instance),
+so they are safe but not parallel. For calls that run at once, use one
+instance per thread.
+
+Values: numpy and MLX arrays must have the dtype and shape expected, as the
+C API wants them. Python lists and scalars are converted to the expected
+dtype only when no value changes kind or range: strings, complex numbers
+into a real array, fractions into integers and numbers beyond the dtype's
+range (1e300 into float32) are an mlxc.Error.
 """
 
 import ctypes
 import ctypes.util
 import os
+import threading
 
 import numpy as np
 
@@ -174,28 +186,32 @@ class Array:
     def __init__(self, instance, handle):
         self._instance = instance
         self._handle = handle
+        t = _lib.mlxrt_array_type(handle).contents
+        self._dtype, self._shape = _type_of(t)
+        self._nbytes = t.nbytes
 
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:
-            _lib.mlxrt_array_release(self._handle)
+            with self._instance._lock:
+                _lib.mlxrt_array_release(self._handle)
             self._handle = None
 
     @property
     def dtype(self):
-        return _type_of(_lib.mlxrt_array_type(self._handle).contents)[0]
+        return self._dtype
 
     @property
     def shape(self):
-        return _type_of(_lib.mlxrt_array_type(self._handle).contents)[1]
+        return self._shape
 
     def numpy(self):
         """A copy on the host."""
-        t = _lib.mlxrt_array_type(self._handle).contents
-        dtype, shape = _type_of(t)
-        out = np.empty(shape, dtype)
+        out = np.empty(self._shape, self._dtype)
         err = _Err()
-        _check(_lib.mlxrt_array_read(self._handle, out.ctypes.data, t.nbytes,
-                                     ctypes.byref(err)), err)
+        with self._instance._lock:
+            status = _lib.mlxrt_array_read(self._handle, out.ctypes.data,
+                                           self._nbytes, ctypes.byref(err))
+        _check(status, err)
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -203,21 +219,27 @@ class Array:
         return a if dtype is None else a.astype(dtype)
 
     def write(self, value):
-        """Overwrites the array from host data of its dtype and shape."""
-        t = _lib.mlxrt_array_type(self._handle).contents
-        dtype, shape = _type_of(t)
-        a = _contiguous(_as_numpy(value), dtype)
-        if a.shape != shape:
-            raise Error("mismatch", f"expected shape {shape}, got {a.shape}")
+        """Overwrites the array from host data of its dtype and shape (the
+        rules of a call's inputs: see the module doc)."""
+        dtype, shape = self._dtype, self._shape
+        a = _from_python(value, dtype, "Array.write")
+        if a.dtype != dtype or a.shape != shape:
+            raise Error("type mismatch", f"Array.write: expected {dtype} "
+                        f"{list(shape)}, got {a.dtype} {list(a.shape)}")
+        a = _contiguous(a)
         err = _Err()
-        _check(_lib.mlxrt_array_write(self._handle, a.ctypes.data, a.nbytes,
-                                      ctypes.byref(err)), err)
+        with self._instance._lock:
+            status = _lib.mlxrt_array_write(self._handle, a.ctypes.data,
+                                            a.nbytes, ctypes.byref(err))
+        _check(status, err)
 
     def save(self, path):
         """Writes a .npy file."""
         err = _Err()
-        _check(_lib.mlxrt_array_save(self._handle, os.fsencode(path),
-                                     ctypes.byref(err)), err)
+        with self._instance._lock:
+            status = _lib.mlxrt_array_save(self._handle, os.fsencode(path),
+                                           ctypes.byref(err))
+        _check(status, err)
 
     def __repr__(self):
         return f"mlxc.Array({self.dtype}, {self.shape})"
@@ -247,6 +269,40 @@ def _as_numpy(value):
         if hasattr(value, "__dlpack__"):
             return np.from_dlpack(value)
         raise
+
+
+def _from_python(value, dtype, what):
+    """`value` as a numpy array of `dtype`: numpy and MLX arrays as they are
+    (their dtype must be `dtype`), Python lists and scalars converted when
+    every value survives the conversion."""
+    typed = isinstance(value, np.ndarray) or hasattr(value, "dtype")
+    try:
+        a = _as_numpy(value)
+    except (TypeError, ValueError, RuntimeError) as e:
+        raise Error("invalid argument", f"{what}: not an array ({e})")
+    if a.dtype == dtype or typed:
+        return a
+    if a.dtype.kind not in "biufc":
+        raise Error("type mismatch", f"{what}: expected {dtype} values, got "
+                    f"{a.dtype} (strings or objects)")
+    if a.dtype.kind == "c" and dtype.kind != "c":
+        raise Error("type mismatch", f"{what}: complex values for a {dtype} "
+                    "array")
+    with np.errstate(all="ignore"):
+        b = a.astype(dtype)
+        if dtype.kind in "biu":
+            # Into integers (or bool): exactly, no fraction, no wrap-around.
+            kept = np.array_equal(b.astype(a.dtype), a)
+        else:
+            # Into floats: rounded, but a finite value stays finite.
+            kept = np.array_equal(np.isfinite(b.astype(np.complex128)
+                                              if dtype.kind == "c" else
+                                              b.astype(np.float64)),
+                                  np.isfinite(a))
+    if not kept:
+        raise Error("type mismatch", f"{what}: a value does not fit {dtype} "
+                    "(out of range, or not a whole number)")
+    return b
 
 
 def _contiguous(a, dtype=None):
@@ -281,7 +337,8 @@ class Model:
 
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:
-            _lib.mlxrt_model_close(self._handle)
+            with self._instance._lock:
+                _lib.mlxrt_model_close(self._handle)
             self._handle = None
 
     def bind_file(self, path):
@@ -291,9 +348,11 @@ class Model:
         n = len(self.inputs)
         slots = (ctypes.c_void_p * n)()
         bound, err = ctypes.c_size_t(), _Err()
-        _check(_lib.mlxrt_model_bind_file(self._handle, os.fsencode(path),
-                                          slots, n, ctypes.byref(bound),
-                                          ctypes.byref(err)), err)
+        with self._instance._lock:
+            status = _lib.mlxrt_model_bind_file(
+                self._handle, os.fsencode(path), slots, n,
+                ctypes.byref(bound), ctypes.byref(err))
+        _check(status, err)
         names = []
         for k in range(n):
             if slots[k]:
@@ -362,15 +421,17 @@ class Model:
         """`value` as an array for input `name`, of its dtype and shape."""
         expected = self._input_dtypes[name]
         if isinstance(value, Array):
-            t = _lib.mlxrt_array_type(value._handle).contents
-            got = _DTYPES[t.dtype]
-            dims = [t.dims[d] for d in range(t.rank)]
+            with value._instance._lock:
+                t = _lib.mlxrt_array_type(value._handle).contents
+                got = _DTYPES[t.dtype]
+                dims = [t.dims[d] for d in range(t.rank)]
             if got != expected or tuple(dims) != shape:
                 raise Error("mismatch", f"model '{self.name}', input "
                             f"'{name}': expected {expected} {list(shape)}, "
                             f"got {got} {dims}")
             return value
-        a = _as_numpy(value)
+        a = _from_python(value, dtype,
+                         f"model '{self.name}', input '{name}'")
         # Without ml_dtypes, bfloat16 travels as its uint16 bits.
         bits = dtype == np.uint16 and a.dtype == np.uint16 and \
             expected == "bfloat16"
@@ -387,30 +448,48 @@ class Model:
         afterwards."""
         inputs = self._inputs(args, kwargs)
         n_out = len(self.outputs)
+        names = [p[0] for p in self.outputs]
         given = [None] * n_out
         if isinstance(outputs, dict):
-            names = [p[0] for p in self.outputs]
             for name, a in outputs.items():
                 if name not in names:
                     raise Error("invalid argument", f"model '{self.name}' has "
                                 f"no output '{name}'")
                 given[names.index(name)] = a
-        elif outputs is not None:
+        elif isinstance(outputs, (list, tuple)):
+            if len(outputs) > n_out:
+                raise Error("invalid argument", f"model '{self.name}' has "
+                            f"{n_out} outputs, got {len(outputs)} in outputs=")
             given = list(outputs) + [None] * (n_out - len(outputs))
+        elif outputs is not None:
+            raise Error("invalid argument", f"model '{self.name}': outputs= "
+                        "takes a dict by output name or a list of "
+                        f"mlxc.Array (or None), got {type(outputs).__name__}")
+        for name, a in zip(names, given):
+            if a is not None and not isinstance(a, Array):
+                raise Error("invalid argument", f"model '{self.name}', output "
+                            f"'{name}': outputs= takes mlxc.Array (or None), "
+                            f"got {type(a).__name__}")
         ins = (ctypes.c_void_p * max(1, len(inputs)))(
             *[a._handle for a in inputs])
         outs = (ctypes.c_void_p * max(1, n_out))(
             *[a._handle if a is not None else None for a in given])
         err = _Err()
-        _check(_lib.mlxrt_model_call(self._handle, ins, len(inputs), outs,
-                                     n_out, ctypes.byref(err)), err)
-        return [g if g is not None else Array(self._instance, outs[k])
-                for k, g in enumerate(given)]
+        # One call at a time per instance: a model's output buffers and the
+        # device's state are shared by its calls.
+        with self._instance._lock:
+            _check(_lib.mlxrt_model_call(self._handle, ins, len(inputs), outs,
+                                         n_out, ctypes.byref(err)), err)
+            return [g if g is not None else Array(self._instance, outs[k])
+                    for k, g in enumerate(given)]
 
     def __call__(self, *args, **kwargs):
         """Runs the model on numpy-like values (or mlxc.Array); returns numpy
         arrays: one, or a tuple when the model has several outputs."""
-        results = [a.numpy() for a in self.call(*args, **kwargs)]
+        # The call and the reads as one: another thread's call could
+        # otherwise reuse an output's buffer in between.
+        with self._instance._lock:
+            results = [a.numpy() for a in self.call(*args, **kwargs)]
         return results[0] if len(results) == 1 else tuple(results)
 
     def __repr__(self):
@@ -428,7 +507,16 @@ class Instance:
         trace: a function (kind, ms, text, nbytes) that gets the runtime's
         timings, notes and transfers ("to_device", "to_host": nbytes);
         runtime: the path of libmlxrt.so."""
+        self._lock = threading.RLock()
         load_runtime(runtime)
+        if not isinstance(device, str):
+            raise Error("invalid argument", "device must be 'auto', 'cpu', "
+                        f"'cuda' or 'cuda:N', got {device!r}")
+        for option, value in (("libcuda", libcuda),
+                              ("libcublaslt", libcublaslt)):
+            if value is not None and not isinstance(value, (str, os.PathLike)):
+                raise Error("invalid argument", f"{option} must be a path, "
+                            f"got {value!r}")
         opts = _Options()
         _lib.mlxrt_instance_options_init(ctypes.byref(opts))
         opts.device = device.encode()
@@ -437,8 +525,8 @@ class Instance:
                         f"memory must be 'auto' or 'copy', got '{memory}'")
         opts.memory = 0 if memory == "auto" else 1
         opts.no_cuda_graphs = 0 if cuda_graphs else 1
-        opts.libcuda = libcuda.encode() if libcuda else None
-        opts.libcublaslt = libcublaslt.encode() if libcublaslt else None
+        opts.libcuda = os.fsencode(libcuda) if libcuda else None
+        opts.libcublaslt = os.fsencode(libcublaslt) if libcublaslt else None
         if trace is not None:
             def forward(user, event):
                 e = event.contents
@@ -456,19 +544,23 @@ class Instance:
 
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:
-            _lib.mlxrt_instance_destroy(self._handle)
+            with self._lock:
+                _lib.mlxrt_instance_destroy(self._handle)
             self._handle = None
 
     @property
     def device(self):
-        return _lib.mlxrt_instance_device_name(self._handle).decode()
+        with self._lock:
+            return _lib.mlxrt_instance_device_name(self._handle).decode()
 
     def synchronize(self):
         """Waits for every call made so far (on a GPU a call returns once
         enqueued; reading an array waits for the calls that write it)."""
         err = _Err()
-        _check(_lib.mlxrt_instance_synchronize(self._handle,
-                                               ctypes.byref(err)), err)
+        with self._lock:
+            status = _lib.mlxrt_instance_synchronize(self._handle,
+                                                     ctypes.byref(err))
+        _check(status, err)
 
     def load(self, path):
         """Opens a model made by mlxc --emit=shared (a file here, else what
@@ -477,10 +569,11 @@ class Instance:
         if os.path.exists(path):
             path = os.path.abspath(path)  # dlopen searches names without '/'.
         handle, err = ctypes.c_void_p(), _Err()
-        _check(_lib.mlxrt_model_load(self._handle, os.fsencode(path),
-                                     ctypes.byref(handle),
-                                     ctypes.byref(err)), err)
-        return Model(self, handle.value)
+        with self._lock:
+            _check(_lib.mlxrt_model_load(self._handle, os.fsencode(path),
+                                         ctypes.byref(handle),
+                                         ctypes.byref(err)), err)
+            return Model(self, handle.value)
 
     def array(self, value, dtype=None):
         """An array in the runtime holding a copy of `value`. dtype
@@ -503,25 +596,29 @@ class Instance:
                         f"{MAX_RANK}")
         dims = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
         handle, err = ctypes.c_void_p(), _Err()
-        _check(_lib.mlxrt_array_create(self._handle, _DTYPES.index(name),
-                                       a.ndim, dims, a.ctypes.data, a.nbytes,
-                                       ctypes.byref(handle),
-                                       ctypes.byref(err)), err)
-        return Array(self, handle.value)
+        with self._lock:
+            _check(_lib.mlxrt_array_create(self._handle, _DTYPES.index(name),
+                                           a.ndim, dims, a.ctypes.data,
+                                           a.nbytes, ctypes.byref(handle),
+                                           ctypes.byref(err)), err)
+            return Array(self, handle.value)
 
     def _zeros(self, dtype_index, shape):
         dims = (ctypes.c_int64 * max(1, len(shape)))(*shape)
         handle, err = ctypes.c_void_p(), _Err()
-        _check(_lib.mlxrt_array_create(self._handle, dtype_index, len(shape),
-                                       dims, None, 0, ctypes.byref(handle),
-                                       ctypes.byref(err)), err)
-        return Array(self, handle.value)
+        with self._lock:
+            _check(_lib.mlxrt_array_create(self._handle, dtype_index,
+                                           len(shape), dims, None, 0,
+                                           ctypes.byref(handle),
+                                           ctypes.byref(err)), err)
+            return Array(self, handle.value)
 
     def load_array(self, spec):
         """An array read from "FILE.npy", "FILE.npz:ENTRY" or
         "FILE.safetensors:TENSOR"."""
         handle, err = ctypes.c_void_p(), _Err()
-        _check(_lib.mlxrt_array_load(self._handle, os.fsencode(spec),
-                                     ctypes.byref(handle),
-                                     ctypes.byref(err)), err)
-        return Array(self, handle.value)
+        with self._lock:
+            _check(_lib.mlxrt_array_load(self._handle, os.fsencode(spec),
+                                         ctypes.byref(handle),
+                                         ctypes.byref(err)), err)
+            return Array(self, handle.value)
