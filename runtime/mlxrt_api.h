@@ -113,8 +113,11 @@ mlxrt_status mlxrt_cuda_device_name(const mlxrt_instance_options *options,
                                     mlxrt_error *err);
 
 /// Drops the caller's handle; the device closes when no model or array of
-/// the instance remains.
+/// the instance remains. Handles of every kind are checked: a NULL or
+/// released one is MLXRT_ERROR_INVALID_ARGUMENT (the getters return NULL,
+/// -1 or 0), and releasing it again does nothing.
 void mlxrt_instance_destroy(mlxrt_instance *instance);
+/// The kind, or (mlxrt_device_kind)-1 for an invalid handle.
 mlxrt_device_kind mlxrt_instance_device_kind(const mlxrt_instance *instance);
 /// "cpu", "cuda:0 (NVIDIA H200)".
 const char *mlxrt_instance_device_name(const mlxrt_instance *instance);
@@ -169,7 +172,9 @@ mlxrt_status mlxrt_model_open_linked(mlxrt_instance *instance, const char *name,
 /// '/' is searched as dlopen searches). A CUDA model calls the runtime: the
 /// process must have it loaded globally (linked with libmlxrt.so, or a
 /// static libmlxrt.a with -rdynamic). The object stays loaded until the
-/// model closes.
+/// model closes. A path's file is checked first (a 64-bit ELF shared object
+/// whose header tables and loaded segments lie within it): a truncated one
+/// is MLXRT_ERROR_FORMAT.
 mlxrt_status mlxrt_model_load(mlxrt_instance *instance, const char *path,
                               mlxrt_model **out, mlxrt_error *err);
 void mlxrt_model_close(mlxrt_model *model);
