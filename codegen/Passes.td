@@ -106,6 +106,29 @@ def MlxcElementwiseThroughConcat : Pass<"mlxc-elementwise-through-concat",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MlxcQuantizedProducts : Pass<"mlxc-quantized-products",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Keep the quantized products the target has a kernel for, "
+                "dequantize the others";
+  let description = [{
+    The first step of kernel formation. A `kernel.quantized_matmul` stays
+    where the target lowers it as one kernel that reads the packed words,
+    scales and biases once and dequantizes them in registers (CUDA: at most
+    `kMaxQuantizedRows` rows of x, float x, scales and result of 16 or 32
+    bits; `canLowerQuantizedProduct` in `QuantizedProducts.h`):
+    `mlxc-form-kernels` makes it a `quantized_product` kernel. Any other
+    becomes the dequantized matrix (an elementwise kernel) and a matrix
+    product, as on the CPU.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "the target whose kernels are asked for: cpu or cuda">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MlxcVectorProducts : Pass<"mlxc-vector-products", "::mlir::ModuleOp"> {
   let summary = "Products of few rows as row reductions of the stored rows";
   let description = [{
@@ -752,6 +775,29 @@ def MlxcLowerAttention : Pass<"mlxc-lower-attention", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MlxcLowerQuantizedProducts : Pass<"mlxc-lower-quantized-products",
+                                      "::mlir::ModuleOp"> {
+  let summary = "kernel.quantized_matmul on buffers to a kernel that reads "
+                "the packed weights once";
+  let description = [{
+    Runs on bufferized graphs of the CUDA target, before the kernels are
+    outlined. Each `kernel.quantized_matmul` (at most a few rows of x)
+    becomes a `gpu.launch` of blocks of eight warps, each warp over a few
+    output columns (rows of the packed matrix). A lane takes 32 consecutive
+    values of a weight row at a time (`bits` words, one 16-byte load at
+    4 bits), their scale and bias, and the same 32 values of every row of
+    x; it accumulates sum(x * q) per group and adds scale * that + bias *
+    sum(x) in float32 (the dequantized weight is never formed, not even in
+    registers). The lanes' sums meet in a warp butterfly; lane 0 rounds
+    and stores. No weight-sized value reaches memory.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
 }

@@ -19,8 +19,9 @@ std::string mlx::getLinalgPipeline(bool keepProducts, bool attentionKernels) {
          ",canonicalize,cse,mlxc-fill-large-splats";
 }
 
-std::string mlx::getKernelFormationPipeline() {
-  return "mlxc-vector-products,mlxc-form-kernels";
+std::string mlx::getKernelFormationPipeline(bool cuda) {
+  return std::string("mlxc-quantized-products{target=") +
+         (cuda ? "cuda" : "cpu") + "},mlxc-vector-products,mlxc-form-kernels";
 }
 
 /// Bufferization shared by all targets (the kernel regions inlined first,
@@ -75,7 +76,8 @@ std::string mlx::getCudaKernelPipeline(bool prefetch, bool streamIO,
          // become split kernels, those that cuBLASLt can run calls.
          "mlxc-split-vector-products,"
          "mlxc-matmul-to-runtime{group-shared-operands},"
-         "mlxc-lower-attention,mlxc-copy-to-linalg,"
+         "mlxc-lower-attention,mlxc-lower-quantized-products,"
+         "mlxc-copy-to-linalg,"
          "mlxc-fuse-row-kernels{clusters=" +
          std::to_string(clusterRows) +
          "},"

@@ -30,7 +30,7 @@ std::string getLinalgPipeline(bool keepProducts = false,
                               bool attentionKernels = false);
 
 /// The kernel-formation stage: linalg on tensors to kernel regions.
-std::string getKernelFormationPipeline();
+std::string getKernelFormationPipeline(bool cuda = false);
 
 /// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
 /// outputs as out-parameters, loops, and the LLVM conversions. Functions

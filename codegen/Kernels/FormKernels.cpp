@@ -445,6 +445,8 @@ void KernelFormer::run() {
       rowGroup = &group;
     } else if (isa<kernel::AttentionOp>(&op)) {
       openGroup(Strategy::Attention, &op);
+    } else if (isa<kernel::QuantizedMatmulOp>(&op)) {
+      openGroup(Strategy::QuantizedProduct, &op);
     } else if (isCopy(&op)) {
       openGroup(Strategy::Copy, &op);
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {

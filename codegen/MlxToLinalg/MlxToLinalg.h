@@ -11,6 +11,10 @@
 
 #include "mlir/Transforms/DialectConversion.h"
 
+namespace mlir::kernel {
+class QuantizedMatmulOp;
+} // namespace mlir::kernel
+
 namespace mlir::mlx {
 
 /// Maps MLX dtypes to their storage types: unsigned integers become signless
@@ -83,6 +87,9 @@ Value normalizeIndex(OpBuilder &b, Location loc, Value raw, Type indexDtype,
 Value gatherMatrices(OpBuilder &b, Location loc, Value value,
                      RankedTensorType type, Value indices,
                      RankedTensorType indicesType, ArrayRef<int64_t> outBatch);
+/// `op` (on tensors) as the dequantized matrix and a product: the lowering
+/// of targets that have no kernel for it.
+Value buildQuantizedMatmul(OpBuilder &b, kernel::QuantizedMatmulOp op);
 /// Reshapes a static tensor to `shape` through collapse/expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> shape);

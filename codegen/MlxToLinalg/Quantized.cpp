@@ -19,6 +19,7 @@
 #include "codegen/MlxToLinalg/MlxToLinalg.h"
 #include "codegen/MlxToLinalg/ScalarOps.h"
 
+#include "Kernel/KernelOps.h"
 #include "Mlx/MlxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -254,6 +255,50 @@ template <typename OpTy> static Type getBiasDtype(OpTy op) {
              : Type();
 }
 
+/// x @ dequantize(w) (w.T with `transposed`) for static operands of (mlx)
+/// types `xType` [..., M, K] (or [K]) and `wType`, with the result of
+/// `type`: the dequantized matrix, then the matmul lowering.
+static Value buildQuantizedProduct(OpBuilder &b, Location loc, Value x,
+                                   RankedTensorType xType, Value w,
+                                   RankedTensorType wType, Value scales,
+                                   RankedTensorType sType, Value biases,
+                                   Type biasDtype, int64_t groupSize,
+                                   int64_t bits, bool transposed,
+                                   QuantizationMode mode,
+                                   RankedTensorType type) {
+  // With transpose, w is [N, K] and x @ w.T reads it as [K, N]: dequantize
+  // straight into that layout (microscaled weights in x's dtype, exactly).
+  bool affine = mode == QuantizationMode::affine;
+  Type wDtype = affine ? sType.getElementType() : xType.getElementType();
+  Value wd = buildDequantize(b, loc, w, wType, scales, biases, sType,
+                             biasDtype, groupSize, bits, transposed, mode,
+                             wDtype);
+  auto wdType = cast<RankedTensorType>(wd.getType()).clone(wDtype);
+  // A vector x is a one-row matrix whose row axis the result drops.
+  RankedTensorType mmType = type;
+  if (xType.getRank() == 1) {
+    int64_t k = xType.getDimSize(0);
+    x = lowering::reshapeTensor(b, loc, x, {1, k});
+    xType = xType.clone({1, k});
+    SmallVector<int64_t> shape(type.getShape());
+    shape.insert(shape.end() - 1, 1);
+    mmType = type.clone(shape);
+  }
+  Value result = lowering::buildMatmul(b, loc, x, xType, wd, wdType, mmType);
+  return lowering::reshapeTensor(b, loc, result, type.getShape());
+}
+
+Value lowering::buildQuantizedMatmul(OpBuilder &b,
+                                     kernel::QuantizedMatmulOp op) {
+  auto tensorType = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  RankedTensorType sType = tensorType(op.getScales());
+  return buildQuantizedProduct(
+      b, op.getLoc(), op.getX(), tensorType(op.getX()), op.getPacked(),
+      tensorType(op.getPacked()), op.getScales(), sType, op.getBiases(),
+      sType.getElementType(), op.getGroupSize(), op.getBits(),
+      /*transposed=*/true, QuantizationMode::affine, tensorType(op.getInit()));
+}
+
 namespace {
 struct DequantizeOpLowering final : OpConversionPattern<DequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -300,31 +345,27 @@ struct QuantizedMatmulOpLowering final
       return rewriter.notifyMatchFailure(op, "operands do not fit the mode");
     if (!xType.hasStaticShape() || !wType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes are not lowered");
-    // With transpose, w is [N, K] and x @ w.T reads it as [K, N]: dequantize
-    // straight into that layout (microscaled weights in x's dtype, exactly).
-    Type wDtype =
-        isAffine(op) ? sType.getElementType() : xType.getElementType();
-    Value w =
-        buildDequantize(rewriter, loc, adaptor.getW(), wType,
-                        adaptor.getScales(), adaptor.getBiases(), sType,
-                        getBiasDtype(op), op.getGroupSize(), op.getBits(),
-                        /*transposed=*/op.getTranspose(), op.getMode(), wDtype);
-    auto wdType = cast<RankedTensorType>(w.getType()).clone(wDtype);
-    // A vector x is a one-row matrix whose row axis the result drops.
-    Value x = adaptor.getX();
-    RankedTensorType mmType = type;
-    if (xType.getRank() == 1) {
-      int64_t k = xType.getDimSize(0);
-      x = lowering::reshapeTensor(rewriter, loc, x, {1, k});
-      xType = xType.clone({1, k});
-      SmallVector<int64_t> shape(type.getShape());
-      shape.insert(shape.end() - 1, 1);
-      mmType = type.clone(shape);
+    // An affine x @ w.T (every nn.QuantizedLinear) is one op that kernel
+    // formation lowers as the target can (a kernel that reads the packed
+    // words, or the dequantized matrix and a product).
+    if (isAffine(op) && op.getTranspose() && wType.getRank() == 2 &&
+        llvm::is_contained({2, 3, 4, 5, 6, 8}, op.getBits()) &&
+        llvm::is_contained({32, 64, 128}, op.getGroupSize())) {
+      RankedTensorType storage = lowering::getStorageType(type);
+      Value init = tensor::EmptyOp::create(rewriter, loc, storage.getShape(),
+                                           storage.getElementType());
+      rewriter.replaceOpWithNewOp<kernel::QuantizedMatmulOp>(
+          op, TypeRange{storage}, adaptor.getX(), adaptor.getW(),
+          adaptor.getScales(), adaptor.getBiases(), init,
+          op.getGroupSizeAttr(), op.getBitsAttr());
+      return success();
     }
-    Value result =
-        lowering::buildMatmul(rewriter, loc, x, xType, w, wdType, mmType);
     rewriter.replaceOp(
-        op, lowering::reshapeTensor(rewriter, loc, result, type.getShape()));
+        op, buildQuantizedProduct(rewriter, loc, adaptor.getX(), xType,
+                                  adaptor.getW(), wType, adaptor.getScales(),
+                                  sType, adaptor.getBiases(), getBiasDtype(op),
+                                  op.getGroupSize(), op.getBits(),
+                                  op.getTranspose(), op.getMode(), type));
     return success();
   }
 };

@@ -52,6 +52,39 @@ struct AttentionBufferization
     return success();
   }
 };
+
+/// kernel.quantized_matmul reads x, the packed words, scales and biases and
+/// writes its init (which it does not read) in place.
+struct QuantizedMatmulBufferization
+    : bufferization::DstBufferizableOpInterfaceExternalModel<
+          QuantizedMatmulBufferization, QuantizedMatmulOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const bufferization::AnalysisState &) const {
+    return !cast<QuantizedMatmulOp>(op).isDpsInit(&operand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const bufferization::BufferizationOptions &options,
+                          bufferization::BufferizationState &state) const {
+    auto product = cast<QuantizedMatmulOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer =
+          bufferization::getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    QuantizedMatmulOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0],
+                              buffers[1], buffers[2], buffers[3], buffers[4],
+                              product.getGroupSizeAttr(),
+                              product.getBitsAttr())
+        ->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    bufferization::replaceOpWithBufferizedValues(rewriter, op, buffers[4]);
+    return success();
+  }
+};
 } // namespace
 
 void KernelDialect::initialize() {
@@ -60,6 +93,8 @@ void KernelDialect::initialize() {
 #include "Kernel/KernelOps.cpp.inc"
       >();
   AttentionOp::attachInterface<AttentionBufferization>(*getContext());
+  QuantizedMatmulOp::attachInterface<QuantizedMatmulBufferization>(
+      *getContext());
 }
 
 #define GET_OP_CLASSES
@@ -152,6 +187,15 @@ LogicalResult RegionOp::verify() {
       return emitOpError() << "of strategy 'attention' must hold one "
                               "kernel.attention and no product or reduction";
     break;
+  case Strategy::QuantizedProduct:
+    if (products != 0 || reductions != 0 ||
+        llvm::count_if(block.without_terminator(), [](Operation &op) {
+          return isa<QuantizedMatmulOp>(op);
+        }) != 1)
+      return emitOpError() << "of strategy 'quantized_product' must hold one "
+                              "kernel.quantized_matmul and no product or "
+                              "reduction";
+    break;
   case Strategy::Elementwise:
   case Strategy::Copy:
     if (products != 0 || reductions != 0)
@@ -231,17 +275,95 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
-void AttentionOp::getEffects(
+/// Memory effects of a destination-style kernel op on buffers: it reads its
+/// inputs and writes its init.
+static void addBufferEffects(
+    DestinationStyleOpInterface op,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  for (OpOperand &operand : getOperation()->getOpOperands()) {
+  for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    if (isDpsInit(&operand))
+    if (op.isDpsInit(&operand))
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
     else
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffects(*this, effects);
+}
+
+void QuantizedMatmulOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffects(*this, effects);
+}
+
+int64_t QuantizedMatmulOp::getRows() {
+  auto x = cast<ShapedType>(getX().getType());
+  int64_t rows = 1;
+  for (int64_t size : x.getShape().drop_back())
+    rows *= size;
+  return rows;
+}
+
+int64_t QuantizedMatmulOp::getReducedSize() {
+  return cast<ShapedType>(getX().getType()).getShape().back();
+}
+
+int64_t QuantizedMatmulOp::getColumns() {
+  return cast<ShapedType>(getPacked().getType()).getDimSize(0);
+}
+
+LogicalResult QuantizedMatmulOp::verify() {
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  ShapedType x = shaped(getX()), w = shaped(getPacked()),
+             s = shaped(getScales()), b = shaped(getBiases()),
+             o = shaped(getInit());
+  bool tensors = isa<RankedTensorType>(x);
+  for (ShapedType type : {x, w, s, b, o}) {
+    if (!type.hasStaticShape())
+      return emitOpError() << "takes operands of static shape, got " << type;
+    if (isa<RankedTensorType>(type) != tensors)
+      return emitOpError() << "mixes tensors and buffers";
+  }
+  if (tensors != (getNumResults() == 1))
+    return emitOpError() << (tensors ? "on tensors must have one result"
+                                     : "on buffers has no result");
+  if (tensors && getResult().front().getType() != o)
+    return emitOpError() << "result type must be the init's, " << o;
+  int64_t bits = getBits(), group = getGroupSize();
+  if (!llvm::is_contained({2, 3, 4, 5, 6, 8}, bits))
+    return emitOpError() << "takes 2, 3, 4, 5, 6 or 8 bits, got " << bits;
+  if (!llvm::is_contained({32, 64, 128}, group))
+    return emitOpError() << "takes groups of 32, 64 or 128, got " << group;
+  if (x.getRank() < 1 || o.getRank() != std::max<int64_t>(x.getRank(), 1) ||
+      w.getRank() != 2 || s.getRank() != 2 || s != b)
+    return emitOpError() << "takes x [..., M, K], packed [N, K * bits / 32], "
+                            "scales and biases [N, K / group_size] of one "
+                            "type, init [..., M, N]";
+  if (!w.getElementType().isInteger(32))
+    return emitOpError() << "packed words must be 32-bit integers, got "
+                         << w.getElementType();
+  if (!isa<FloatType>(x.getElementType()) ||
+      !isa<FloatType>(s.getElementType()) ||
+      !isa<FloatType>(o.getElementType()))
+    return emitOpError() << "x, scales and init must be floats";
+  int64_t k = x.getShape().back(), n = w.getDimSize(0);
+  if (k % group != 0 || w.getDimSize(1) * 32 != k * bits ||
+      s.getDimSize(0) != n || s.getDimSize(1) != k / group)
+    return emitOpError() << "packed " << w << " and scales " << s
+                         << " do not fit K = " << k << " at " << bits
+                         << " bits in groups of " << group;
+  if (x.getShape().drop_back() != o.getShape().drop_back() ||
+      o.getShape().back() != n)
+    return emitOpError() << "init " << o << " must be [..., M, N] with x " << x
+                         << " and N = " << n;
+  return success();
 }

@@ -34,7 +34,8 @@ def Kernel_Strategy : I32EnumAttr<"Strategy", "how a kernel region is lowered", 
     I32EnumAttrCase<"Reduction", 2, "reduction">,
     I32EnumAttrCase<"Product", 3, "product">,
     I32EnumAttrCase<"Copy", 4, "copy">,
-    I32EnumAttrCase<"Attention", 5, "attention">
+    I32EnumAttrCase<"Attention", 5, "attention">,
+    I32EnumAttrCase<"QuantizedProduct", 6, "quantized_product">
   ]> {
   let cppNamespace = "::mlir::kernel";
 }
@@ -59,7 +60,9 @@ def Kernel_RegionOp : Kernel_Op<"region", [IsolatedFromAbove,
     - `copy`: data movement (a transpose, a slice written into a buffer,
       padding, concatenation);
     - `attention`: one `kernel.attention` (a flash-attention kernel on
-      CUDA).
+      CUDA);
+    - `quantized_product`: one `kernel.quantized_matmul` (a kernel that
+      reads the packed weights once and dequantizes them in registers).
 
     ```mlir
     %y = kernel.region row_reduction (%x) : (tensor<4x64xf32>) -> tensor<4x64xf32> {
@@ -137,6 +140,55 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getInitMutable();
     }
+  }];
+}
+
+def Kernel_QuantizedMatmulOp : Kernel_Op<"quantized_matmul", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "A product with an affine-quantized matrix, read packed";
+  let description = [{
+    `init[..., m, n] = sum_k x[..., m, k] * w'[n, k]` (MLX's
+    `quantized_matmul(x, w, scales, biases, transpose=True)`, affine mode),
+    where `w'[n, k] = scales[n, k / group_size] * q + biases[n, k /
+    group_size]` and q is value k of row n of `packed` [N, K * bits / 32]:
+    the row's uint32 words read as one little-endian bit stream, value k at
+    bits [k * bits, (k + 1) * bits) (with 3, 5 or 6 bits a value straddles
+    two words). `scales` and `biases` are [N, K / group_size] of one float
+    type; `x` [..., M, K] and `init` [..., M, N] are float. Products are
+    summed in float32 and rounded once to the init's element type.
+
+    The op says what is computed, not how: kernel formation keeps it where
+    the target has a kernel for its shape (`quantized_product` region) and
+    otherwise rewrites it as a dequantized matrix and a product. It takes
+    tensors (the result is `init` updated) or, once bufferized, memrefs
+    (no result).
+
+    ```mlir
+    %y = kernel.quantized_matmul %x, %w, %s, %b into %init
+        {group_size = 64 : i64, bits = 4 : i64}
+        : tensor<1x2048xbf16>, tensor<5632x256xi32>, tensor<5632x32xbf16>,
+          tensor<5632x32xbf16>, tensor<1x5632xbf16> -> tensor<1x5632xbf16>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$x, AnyShaped:$packed, AnyShaped:$scales,
+                       AnyShaped:$biases, AnyShaped:$init, I64Attr:$group_size,
+                       I64Attr:$bits);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $x `,` $packed `,` $scales `,` $biases `into` $init attr-dict `:`
+    type($x) `,` type($packed) `,` type($scales) `,` type($biases) `,`
+    type($init) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+    /// Rows of x (all of its axes but the last), and the reduced length.
+    int64_t getRows();
+    int64_t getReducedSize();
+    int64_t getColumns();
   }];
 }
 

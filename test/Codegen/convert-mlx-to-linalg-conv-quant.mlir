@@ -109,14 +109,14 @@ func.func @quantize_3bit(%w: tensor<2x32xf32>) -> (tensor<2x3xui32>, tensor<2x1x
 
 // -----
 
-// With transpose the [N, K] matrix dequantizes straight into [K, N] for the
-// batch_matmul: the loop over K is the column of the packed row.
-// CHECK-DAG: #[[GT:.+]] = affine_map<(d0, d1) -> (d1, d0 floordiv 32)>
+// An affine product with the [N, K] matrix of MLX's default layout is one
+// kernel.quantized_matmul: kernel formation decides how it is computed
+// (mlxc-quantized-products.mlir).
 // CHECK-LABEL: func.func @quantized_matmul
-// CHECK:         %[[D:.+]] = linalg.generic {indexing_maps = [#[[GT]], #[[GT]], #{{.+}}]
-// CHECK-SAME:      outs(%{{.+}} : tensor<64x8xf32>)
-// CHECK:         %[[DB:.+]] = tensor.expand_shape %{{.+}} output_shape [1, 64, 8]
-// CHECK:         linalg.batch_matmul ins(%{{.+}}, %[[DB]] : tensor<1x3x64xf32>, tensor<1x64x8xf32>) outs(%{{.+}} : tensor<1x3x8xf32>)
+// CHECK-SAME:    (%[[X:.+]]: tensor<3x64xf32>, %[[W:.+]]: tensor<8x8xi32>, %[[S:.+]]: tensor<8x2xf32>, %[[B:.+]]: tensor<8x2xf32>)
+// CHECK:         %[[INIT:.+]] = tensor.empty() : tensor<3x8xf32>
+// CHECK:         kernel.quantized_matmul %[[X]], %[[W]], %[[S]], %[[B]] into %[[INIT]] {bits = 4 : i64, group_size = 32 : i64}
+// CHECK-NOT:     linalg.batch_matmul
 func.func @quantized_matmul(%x: tensor<3x64xf32>, %w: tensor<8x8xui32>, %s: tensor<8x2xf32>, %b: tensor<8x2xf32>) -> tensor<3x8xf32> {
   %y = mlx.quantized_matmul %x, %w, %s, %b {group_size = 32 : i64, bits = 4 : i64} : tensor<3x64xf32>, tensor<8x8xui32>, tensor<8x2xf32>, tensor<8x2xf32>
   return %y : tensor<3x8xf32>

@@ -1095,7 +1095,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return failure();
     t.stop();
     TimingScope f = phase(timing, "kernel formation (cuda)");
-    if (failed(mlx::runPipeline(*cudaModule, mlx::getKernelFormationPipeline(),
+    if (failed(mlx::runPipeline(*cudaModule,
+                                mlx::getKernelFormationPipeline(/*cuda=*/true),
                                 &f)))
       return failure();
     if (emit == Emit::Kernels)
