@@ -243,7 +243,10 @@ mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
 /// file mx.save_safetensors writes for a model's weights): for each input k
 /// with inputs[k] NULL whose name the file holds, inputs[k] becomes a new
 /// array of that tensor, which must have the input's dtype and shape.
-/// *num_bound (may be NULL) counts them. On failure no slot changes.
+/// *num_bound (may be NULL) counts them. A file that binds none of the
+/// NULL slots is MLXRT_ERROR_NOT_FOUND, whose message lists the file's
+/// tensors and those inputs (a file of another model, or of other names).
+/// On failure no slot changes.
 mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
                                    mlxrt_array **inputs, size_t num_inputs,
                                    size_t *num_bound, mlxrt_error *err);

@@ -344,7 +344,9 @@ class Model:
     def bind_file(self, path):
         """Makes arrays of the tensors of a .safetensors or .npz file named as
         inputs (e.g. the weights mx.save_safetensors wrote) and binds them to
-        those inputs for every later call. Returns their names."""
+        those inputs for every later call. Returns their names; a file
+        that binds none of the inputs not bound yet is an Error naming the
+        file's tensors and those inputs."""
         n = len(self.inputs)
         slots = (ctypes.c_void_p * n)()
         bound, err = ctypes.c_size_t(), _Err()
