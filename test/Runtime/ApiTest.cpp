@@ -337,9 +337,8 @@ TEST(Api, BindsInputsByNameFromAWeightsFile) {
   EXPECT_EQ(in[1], nullptr);
   // With every slot filled, there is nothing to bind: no error.
   mlxrt_array *filled[2] = {in[0], in[0]};
-  EXPECT_EQ(
-      mlxrt_model_bind_file(m, foreign.c_str(), filled, 2, &bound, &err),
-      MLXRT_OK)
+  EXPECT_EQ(mlxrt_model_bind_file(m, foreign.c_str(), filled, 2, &bound, &err),
+            MLXRT_OK)
       << err.message;
   EXPECT_EQ(bound, 0u);
   // A .npy has no names.
