@@ -150,6 +150,8 @@ def load_runtime(path=None):
         "mlxrt_model_has_cuda": (i, [p]),
         "mlxrt_model_bind_file": (i, [p, ctypes.c_char_p, ctypes.POINTER(p),
                                       sz, ctypes.POINTER(sz), err]),
+        "mlxrt_model_load_input": (i, [p, sz, ctypes.c_char_p,
+                                       ctypes.POINTER(p), err]),
         "mlxrt_model_call": (i, [p, ctypes.POINTER(p), sz, ctypes.POINTER(p),
                                  sz, err]),
         "mlxrt_array_create": (i, [p, i, i, ctypes.POINTER(ctypes.c_int64), p,
@@ -362,6 +364,23 @@ class Model:
                 self._bound[name] = Array(self._instance, slots[k])
                 names.append(name)
         return names
+
+    def load_input(self, name, spec):
+        """A new array for input `name`, read from "FILE.npy",
+        "FILE.npz[:ENTRY]" or "FILE.safetensors[:TENSOR]" (ENTRY and TENSOR
+        default to the name) with the input's dtype and shape, as mlxc's
+        executables read --input (float32 data for a bfloat16 input is
+        rounded)."""
+        names = [p[0] for p in self.inputs]
+        if name not in names:
+            raise Error("invalid argument", f"model '{self.name}' has no "
+                        f"input '{name}' (inputs: {', '.join(names)})")
+        handle, err = ctypes.c_void_p(), _Err()
+        with self._instance._lock:
+            _check(_lib.mlxrt_model_load_input(
+                self._handle, names.index(name), os.fsencode(spec),
+                ctypes.byref(handle), ctypes.byref(err)), err)
+            return Array(self._instance, handle.value)
 
     def bind(self, **arrays):
         """Binds inputs by name to values (kept in the runtime) for every
