@@ -309,6 +309,62 @@ def _cache_arrays(caches):
     return arrays
 
 
+# Where mlx-lm's models keep the layers under their output head.
+_BACKBONES = ("model", "backbone", "transformer")
+
+
+class _LastRowOnly:
+    """Stands for a model's backbone while a prefill step is traced: its
+    hidden states cut to the row `last`, so that the output head (the
+    largest product of a prefill: rows x d x vocab) runs on one row, not on
+    all of them. The head works row by row, so that row's values are those
+    of the whole product's row."""
+
+    def __init__(self, inner, last, rows):
+        self._inner, self._last, self._rows = inner, last, rows
+        self.used = False
+
+    def __call__(self, *args, **kwargs):
+        h = self._inner(*args, **kwargs)
+        if not isinstance(h, mx.array) or h.ndim != 3 or \
+                h.shape[:2] != (1, self._rows):
+            raise _NotRows()
+        self.used = True
+        return mx.take(h, self._last.reshape(1), axis=1)
+
+    def __getattr__(self, name):  # embed_tokens.as_linear, ...
+        return getattr(self._inner, name)
+
+
+class _NotRows(Exception):
+    """The backbone gave something else than [1, rows, d] hidden states."""
+
+
+def _last_row_logits(model, tokens, last, caches):
+    """The logits [1, 1, vocab] of row `last`, the head run on that row
+    alone; None where the model is not a backbone under a row-wise head
+    (the caller then runs it whole, on fresh caches)."""
+    import mlx.nn as nn
+    attr = next((a for a in _BACKBONES
+                 if isinstance(model.get(a), nn.Module)), None)
+    if attr is None:
+        return None
+    stand_in = _LastRowOnly(model[attr], last, tokens.shape[1])
+    # An instance attribute hides the child of that name for the model's
+    # own code only: its parameters stay where they are.
+    object.__setattr__(model, attr, stand_in)
+    try:
+        logits = model(tokens, cache=caches)
+    except Exception:  # Whatever it is, the whole model says it again.
+        return None
+    finally:
+        vars(model).pop(attr, None)
+    if not stand_in.used or not isinstance(logits, mx.array) or \
+            logits.ndim != 3 or logits.shape[:2] != (1, 1):
+        return None
+    return logits
+
+
 def _trace(model, names, layout, prefill):
     """The step function for mx.export_function (all inputs by keyword)."""
     from mlx.utils import tree_unflatten
@@ -316,10 +372,18 @@ def _trace(model, names, layout, prefill):
 
     def step(**kw):
         model.update(tree_unflatten([(n, kw[n]) for n in names]))
-        caches = _make_caches(layout, kw, shared=shared)
-        logits = model(kw["tokens"], cache=caches)
         last = kw["last"] if prefill else mx.array(0, mx.int32)
-        logits = mx.take(logits, last, axis=1)
+        logits, row = None, last
+        if prefill and kw["tokens"].shape[1] > 1:
+            caches = _make_caches(layout, kw, shared=shared)
+            logits = _last_row_logits(model, kw["tokens"], last, caches)
+            row = mx.array(0, mx.int32)  # The one row left.
+        if logits is None:
+            # Fresh caches: a try that failed may have written its own.
+            caches = _make_caches(layout, kw, shared=shared)
+            logits = model(kw["tokens"], cache=caches)
+            row = last
+        logits = mx.take(logits, row, axis=1)
         # What mlx-lm's generate_step samples from, greedily.
         logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
         token = mx.argmax(logprobs, axis=-1).astype(mx.int32).reshape(1, 1)
