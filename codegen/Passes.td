@@ -588,7 +588,9 @@ def MlxcOutlineCpuKernels : Pass<"mlxc-outline-cpu-kernels",
     and the scalars defined outside; constants are cloned in. The ops of a
     kernel move past the ops between them only when those touch no memory;
     otherwise the kernel is split there. A kernel that uses a buffer without
-    a static layout stays inline.
+    a static layout stays inline. `mlx.kernel_name` says what the function
+    computes (its ops' distinct names, e.g. `"batch_matmul"` or
+    `"add_mul_tanh"`): its compiled symbol is `mlxc_k_<name>_<hash>`.
 
     LLVM then optimizes one small function per kernel instead of one
     function holding every loop nest of the model, and `mlxc-dedup-kernels`

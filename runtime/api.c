@@ -799,10 +799,15 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
   if (!made)
     return mlxrt_fail(err, MLXRT_ERROR_OUT_OF_MEMORY, "out of memory");
   mlxrt_status st = MLXRT_OK;
-  size_t bound = 0;
+  size_t bound = 0, open = 0;
+  // What the file holds, from a lookup that missed: for the error below.
+  char held[1024] = "";
+  char wanted[512] = "";
+  size_t numWanted = 0;
   for (size_t k = 0; k < num_inputs && st == MLXRT_OK; ++k) {
     if (inputs[k])
       continue;
+    ++open;
     const mlxrt_param *p = &model->sig.inputs[k];
     mlxrt_array *a;
     st = arrayAlloc(model->inst, &p->type, &a, err);
@@ -819,6 +824,10 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
       mlxrt_array_release(a);
       if (st == MLXRT_ERROR_NOT_FOUND) {
         st = MLXRT_OK; // Not in the file: another source binds it.
+        mlxrt_append_name(wanted, sizeof(wanted), &numWanted, p->name);
+        const char *list = strstr(loadErr.message, " holds ");
+        if (list && !held[0])
+          mlxrt_strlcpy(held, list + strlen(" holds "), sizeof(held));
       } else if (err) {
         // A mismatch belongs to the input; a bad file to the file alone.
         *err = loadErr;
@@ -826,6 +835,18 @@ mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
           mlxrt_error_prefix(err, "input '%s': ", p->name);
       }
     }
+  }
+  // A file that binds none of the open inputs is the wrong file (another
+  // model's weights, or tensors named otherwise): say what each side has.
+  if (st == MLXRT_OK && open && !bound) {
+    size_t n = strlen(held);
+    if (n && held[n - 1] == ')')
+      held[n - 1] = '\0';
+    st = mlxrt_fail(err, MLXRT_ERROR_NOT_FOUND,
+                    "%s binds none of the inputs of model '%s': it holds %s; "
+                    "the inputs to bind are %s",
+                    path, mlxrt_model_name(model), held[0] ? held : "nothing",
+                    wanted);
   }
   // After a failure nothing changes: the slots bound here are empty again.
   for (size_t k = 0; st != MLXRT_OK && k < num_inputs; ++k)

@@ -5,17 +5,22 @@
 // loaded at run time), make arrays, and call the models with arrays in and
 // arrays out.
 //
+//   mlxrt_error err;
 //   mlxrt_instance_options opts;
-//   mlxrt_instance_options_init(&opts);        // device "auto": a GPU, else
-//   cpu mlxrt_instance *inst; mlxrt_instance_create(&opts, &inst, &err);
-//   mlxrt_model *mlp;                         // mlxc --emit=shared -o
-//   libmlp.so mlxrt_model_load(inst, "./libmlp.so", &mlp, &err); mlxrt_array
-//   *in[5] = {x};                 // x: mlxrt_array_create(...)
+//   mlxrt_instance_options_init(&opts);  // device "auto": a GPU, else cpu
+//   mlxrt_instance *inst;
+//   mlxrt_instance_create(&opts, &inst, &err);
+//   // libmlp.so from mlxc --emit=shared
+//   mlxrt_model *mlp;
+//   mlxrt_model_load(inst, "./libmlp.so", &mlp, &err);
+//   mlxrt_array *in[5] = {x};  // x: from mlxrt_array_create(...)
 //   mlxrt_model_bind_file(mlp, "weights.safetensors", in, 5, NULL, &err);
-//   mlxrt_array *out[1] = {NULL};             // NULL: the model provides it
+//   mlxrt_array *out[1] = {NULL};  // NULL: the model provides it
 //   mlxrt_model_call(mlp, in, 5, out, 1, &err);
 //   mlxrt_array_read(out[0], y, sizeof(y), &err);
-//   mlxrt_array_release(out[0]); ... mlxrt_model_close(mlp);
+//   mlxrt_array_release(out[0]);
+//   ...
+//   mlxrt_model_close(mlp);
 //   mlxrt_instance_destroy(inst);
 //
 // Conventions (as in mlxrt.h): every fallible call returns an mlxrt_status
@@ -243,7 +248,10 @@ mlxrt_status mlxrt_array_save(mlxrt_array *array, const char *path,
 /// file mx.save_safetensors writes for a model's weights): for each input k
 /// with inputs[k] NULL whose name the file holds, inputs[k] becomes a new
 /// array of that tensor, which must have the input's dtype and shape.
-/// *num_bound (may be NULL) counts them. On failure no slot changes.
+/// *num_bound (may be NULL) counts them. A file that binds none of the
+/// NULL slots is MLXRT_ERROR_NOT_FOUND, whose message lists the file's
+/// tensors and those inputs (a file of another model, or of other names).
+/// On failure no slot changes.
 mlxrt_status mlxrt_model_bind_file(mlxrt_model *model, const char *path,
                                    mlxrt_array **inputs, size_t num_inputs,
                                    size_t *num_bound, mlxrt_error *err);

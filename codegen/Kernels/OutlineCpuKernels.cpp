@@ -28,7 +28,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXCOUTLINECPUKERNELS
@@ -67,6 +69,79 @@ static bool hasStaticLayout(Type type) {
     return false;
   return ShapedType::isStatic(offset) &&
          llvm::all_of(strides, ShapedType::isStatic);
+}
+
+/// The word for one op of a kernel in its name, or "" for ops that say
+/// nothing of what it computes (casts, constants, views, terminators).
+static std::string wordFor(Operation *op) {
+  StringRef dialect = op->getName().getDialectNamespace();
+  StringRef name = op->getName().stripDialect();
+  if (dialect == "linalg") {
+    // A generic op is its body (and a reduction); other named ops are
+    // their names. Fills and copies only set up the others.
+    if (isa<linalg::YieldOp, linalg::IndexOp, linalg::FillOp, linalg::CopyOp,
+            linalg::GenericOp>(op))
+      return "";
+    return name.str();
+  }
+  if (dialect != "arith" && dialect != "math")
+    return "";
+  if (op->hasTrait<OpTrait::ConstantLike>() || isa<CastOpInterface>(op))
+    return "";
+  // arith's type suffixes (addf, addi, divsi, maximumf) and signedness say
+  // nothing of what is computed.
+  static const std::pair<StringRef, StringRef> Renamed[] = {
+      {"addf", "add"},    {"addi", "add"},     {"subf", "sub"},
+      {"subi", "sub"},    {"mulf", "mul"},     {"muli", "mul"},
+      {"divf", "div"},    {"divsi", "div"},    {"divui", "div"},
+      {"remf", "rem"},    {"remsi", "rem"},    {"remui", "rem"},
+      {"negf", "neg"},    {"maximumf", "max"}, {"maxnumf", "max"},
+      {"maxsi", "max"},   {"maxui", "max"},    {"minimumf", "min"},
+      {"minnumf", "min"}, {"minsi", "min"},    {"minui", "min"},
+      {"cmpf", "cmp"},    {"cmpi", "cmp"},     {"andi", "and"},
+      {"ori", "or"},      {"xori", "xor"},     {"shli", "shl"},
+      {"shrsi", "shr"},   {"shrui", "shr"},    {"absf", "abs"},
+      {"absi", "abs"}};
+  for (auto [from, to] : Renamed)
+    if (name == from)
+      return to.str();
+  return name.str();
+}
+
+/// A short name for what `ops` compute, for the kernel's symbol (a profile
+/// then says `mlxc_k_matmul_add_tanh_<hash>`, not a bare hash): the
+/// distinct words of its ops in order, at most four, `reduce` for a
+/// reduction; a kernel of fills or copies alone is `fill` or `copy`.
+static std::string describeKernel(ArrayRef<Operation *> ops) {
+  enum { MaxWords = 4 };
+  SmallVector<std::string> words;
+  std::string fallback = "kernel";
+  auto add = [&](std::string word) {
+    if (!word.empty() && words.size() < MaxWords &&
+        !llvm::is_contained(words, word))
+      words.push_back(std::move(word));
+  };
+  for (Operation *root : ops)
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        if (generic.getNumReductionLoops())
+          add("reduce");
+        return WalkResult::advance();
+      }
+      if (isa<linalg::FillOp, linalg::CopyOp>(op) && fallback == "kernel")
+        fallback = op->getName().stripDialect().str();
+      add(wordFor(op));
+      // A named op's body (a product's multiply-add) is its name.
+      return isa<linalg::LinalgOp>(op) ? WalkResult::skip()
+                                       : WalkResult::advance();
+    });
+  if (words.empty())
+    return fallback;
+  std::string text = llvm::join(words, "_");
+  for (char &c : text)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  return text;
 }
 
 namespace {
@@ -132,6 +207,8 @@ static void outline(ArrayRef<Operation *> ops, func::FuncOp parent,
                                    b.getFunctionType(types, {}));
   func.setPrivate();
   func->setAttr("mlx.cpu_kernel", b.getUnitAttr());
+  // What it computes: named in its symbol once it is compiled apart.
+  func->setAttr("mlx.kernel_name", b.getStringAttr(describeKernel(ops)));
   // Local to its object (func-to-llvm makes every function external).
   func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                     b.getContext(), LLVM::Linkage::Internal));

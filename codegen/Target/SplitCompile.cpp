@@ -131,7 +131,13 @@ SmallVector<CompileUnit> mlx::extractKernelUnits(ModuleOp module,
     copy.setSymName("mlxc_kernel");
     std::string hash =
         sha256Hex(printModule(*unitModule) + "\n" + optionsKey.str());
-    auto name = StringAttr::get(ctx, "mlxc_k_" + hash.substr(0, 24));
+    // What it computes (mlxc-outline-cpu-kernels' name), so that a profile
+    // reads as the graph; the hash keeps equal names of unequal kernels
+    // apart.
+    std::string what;
+    if (auto attr = kernel->getAttrOfType<StringAttr>("mlx.kernel_name"))
+      what = attr.getValue().str() + "_";
+    auto name = StringAttr::get(ctx, "mlxc_k_" + what + hash.substr(0, 24));
     copy.setSymNameAttr(name);
     copy.setLinkage(LLVM::Linkage::WeakODR);
     copy.setVisibility_(LLVM::Visibility::Hidden);

@@ -50,9 +50,10 @@ struct CompileUnit {
 
 /// Moves every `mlx.cpu_kernel` llvm.func of `module` (an LLVM-dialect
 /// module) into a unit of its own, with the declarations and private
-/// helpers it uses. The kernel is renamed `mlxc_k_<hash>` (weak_odr,
-/// hidden) after its text, and `module` keeps a declaration. A kernel that
-/// uses a global variable stays in `module`.
+/// helpers it uses. The kernel is renamed `mlxc_k_<mlx.kernel_name>_<hash>`
+/// (weak_odr, hidden) after what it computes and its text, and `module`
+/// keeps a declaration. A kernel that uses a global variable stays in
+/// `module`.
 SmallVector<CompileUnit> extractKernelUnits(ModuleOp module,
                                             StringRef optionsKey);
 

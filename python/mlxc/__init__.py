@@ -41,14 +41,40 @@ _DTYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16",
            "complex64"]
 
 
+try:
+    import ml_dtypes
+    _BF16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:
+    _BF16 = None  # numpy has no bfloat16 of its own.
+
+
 def _numpy_dtype(name):
+    """The numpy dtype of an MLX dtype's values. bfloat16 is ml_dtypes'
+    where installed, else float32, which holds every bfloat16 value
+    exactly (raw uint16 bits would read as nonsense numbers)."""
     if name == "bfloat16":
-        try:
-            import ml_dtypes
-            return np.dtype(ml_dtypes.bfloat16)
-        except ImportError:
-            return np.dtype(np.uint16)  # The raw bits.
+        return _BF16 if _BF16 is not None else np.dtype(np.float32)
     return np.dtype(name)
+
+
+def _bfloat16_bits(a, what):
+    """The uint16 bits of bfloat16 values given as ml_dtypes' bfloat16, as
+    bits (uint16), or as float32 values that bfloat16 holds exactly (what
+    numpy() gives without ml_dtypes); None for anything else. Other float32
+    values are an Error: rounding them is the caller's choice."""
+    if _BF16 is not None and a.dtype == _BF16:
+        return a.view(np.uint16)
+    if a.dtype == np.uint16:
+        return a
+    if a.dtype == np.float32:
+        wide = np.ascontiguousarray(a).view(np.uint32)
+        if np.any(wide & 0xFFFF):
+            raise Error("type mismatch", f"{what}: expected bfloat16 "
+                        f"{list(a.shape)}, got float32 values that bfloat16 "
+                        "does not hold exactly (round them first, e.g. "
+                        "with MLX or ml_dtypes)")
+        return (wide >> 16).astype(np.uint16)
+    return None
 
 
 class Error(RuntimeError):
@@ -150,6 +176,8 @@ def load_runtime(path=None):
         "mlxrt_model_has_cuda": (i, [p]),
         "mlxrt_model_bind_file": (i, [p, ctypes.c_char_p, ctypes.POINTER(p),
                                       sz, ctypes.POINTER(sz), err]),
+        "mlxrt_model_load_input": (i, [p, sz, ctypes.c_char_p,
+                                       ctypes.POINTER(p), err]),
         "mlxrt_model_call": (i, [p, ctypes.POINTER(p), sz, ctypes.POINTER(p),
                                  sz, err]),
         "mlxrt_array_create": (i, [p, i, i, ctypes.POINTER(ctypes.c_int64), p,
@@ -189,6 +217,8 @@ class Array:
         t = _lib.mlxrt_array_type(handle).contents
         self._dtype, self._shape = _type_of(t)
         self._nbytes = t.nbytes
+        # bfloat16 read as float32 (no ml_dtypes): widened from its bits.
+        self._widen = _DTYPES[t.dtype] == "bfloat16" and _BF16 is None
 
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:
@@ -205,13 +235,16 @@ class Array:
         return self._shape
 
     def numpy(self):
-        """A copy on the host."""
-        out = np.empty(self._shape, self._dtype)
+        """A copy on the host (bfloat16: ml_dtypes' bfloat16, else float32
+        with the same values)."""
+        out = np.empty(self._shape, np.uint16 if self._widen else self._dtype)
         err = _Err()
         with self._instance._lock:
             status = _lib.mlxrt_array_read(self._handle, out.ctypes.data,
                                            self._nbytes, ctypes.byref(err))
         _check(status, err)
+        if self._widen:
+            return (out.astype(np.uint32) << 16).view(np.float32)
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -223,6 +256,10 @@ class Array:
         rules of a call's inputs: see the module doc)."""
         dtype, shape = self._dtype, self._shape
         a = _from_python(value, dtype, "Array.write")
+        if self._widen or dtype == _BF16:
+            bits = _bfloat16_bits(a, "Array.write")
+            if bits is not None:
+                a, dtype = bits, np.dtype(np.uint16)
         if a.dtype != dtype or a.shape != shape:
             raise Error("type mismatch", f"Array.write: expected {dtype} "
                         f"{list(shape)}, got {a.dtype} {list(a.shape)}")
@@ -252,7 +289,8 @@ def _mlx_bfloat16_bits(value):
             str(getattr(value, "dtype", "")) != "mlx.core.bfloat16":
         return None
     import mlx.core as mx
-    return np.asarray(value.view(mx.uint16)).view(_numpy_dtype("bfloat16"))
+    bits = np.asarray(value.view(mx.uint16))
+    return bits.view(_BF16) if _BF16 is not None else bits
 
 
 def _as_numpy(value):
@@ -326,7 +364,7 @@ class Model:
             return out
         #: [(name, numpy dtype, shape)] of the inputs and outputs.
         self.inputs = params(sig.inputs, sig.num_inputs)
-        # MLX's dtype names (numpy's may be uint16 for bfloat16).
+        # MLX's dtype names (numpy's may be float32 for bfloat16).
         self._input_dtypes = {sig.inputs[k].name.decode():
                               _DTYPES[sig.inputs[k].type.dtype]
                               for k in range(sig.num_inputs)}
@@ -344,7 +382,9 @@ class Model:
     def bind_file(self, path):
         """Makes arrays of the tensors of a .safetensors or .npz file named as
         inputs (e.g. the weights mx.save_safetensors wrote) and binds them to
-        those inputs for every later call. Returns their names."""
+        those inputs for every later call. Returns their names; a file
+        that binds none of the inputs not bound yet is an Error naming the
+        file's tensors and those inputs."""
         n = len(self.inputs)
         slots = (ctypes.c_void_p * n)()
         bound, err = ctypes.c_size_t(), _Err()
@@ -360,6 +400,23 @@ class Model:
                 self._bound[name] = Array(self._instance, slots[k])
                 names.append(name)
         return names
+
+    def load_input(self, name, spec):
+        """A new array for input `name`, read from "FILE.npy",
+        "FILE.npz[:ENTRY]" or "FILE.safetensors[:TENSOR]" (ENTRY and TENSOR
+        default to the name) with the input's dtype and shape, as mlxc's
+        executables read --input (float32 data for a bfloat16 input is
+        rounded)."""
+        names = [p[0] for p in self.inputs]
+        if name not in names:
+            raise Error("invalid argument", f"model '{self.name}' has no "
+                        f"input '{name}' (inputs: {', '.join(names)})")
+        handle, err = ctypes.c_void_p(), _Err()
+        with self._instance._lock:
+            _check(_lib.mlxrt_model_load_input(
+                self._handle, names.index(name), os.fsencode(spec),
+                ctypes.byref(handle), ctypes.byref(err)), err)
+            return Array(self._instance, handle.value)
 
     def bind(self, **arrays):
         """Binds inputs by name to values (kept in the runtime) for every
@@ -432,14 +489,16 @@ class Model:
             return value
         a = _from_python(value, dtype,
                          f"model '{self.name}', input '{name}'")
-        # Without ml_dtypes, bfloat16 travels as its uint16 bits.
-        bits = dtype == np.uint16 and a.dtype == np.uint16 and \
-            expected == "bfloat16"
-        if a.dtype != dtype or a.shape != shape:
-            raise Error("mismatch", f"model '{self.name}', input '{name}': "
-                        f"expected {expected} {list(shape)}, got {a.dtype} "
-                        f"{list(a.shape)}")
-        return self._instance.array(a, dtype="bfloat16" if bits else None)
+        what = f"model '{self.name}', input '{name}'"
+        if expected == "bfloat16":
+            # ml_dtypes' bfloat16, its bits, or float32 values it holds.
+            bits = _bfloat16_bits(a, what)
+            if bits is not None and bits.shape == shape:
+                return self._instance.array(bits, dtype="bfloat16")
+        elif a.dtype == dtype and a.shape == shape:
+            return self._instance.array(a)
+        raise Error("mismatch", f"{what}: expected {expected} {list(shape)}, "
+                    f"got {a.dtype} {list(a.shape)}")
 
     def call(self, *args, outputs=None, **kwargs):
         """Runs the model; returns its outputs as mlxc.Array (they stay in
@@ -577,15 +636,20 @@ class Instance:
 
     def array(self, value, dtype=None):
         """An array in the runtime holding a copy of `value`. dtype
-        "bfloat16" takes a uint16 value as bfloat16 bits."""
+        "bfloat16" takes a uint16 value as bfloat16 bits, and float32 values
+        that bfloat16 holds exactly."""
         if isinstance(value, Array):
+            if value._widen and dtype is None:
+                dtype = "bfloat16"  # Its float32 copy stands for bfloat16.
             value = value.numpy()
+        elif dtype is None and _mlx_bfloat16_bits(value) is not None:
+            dtype = "bfloat16"
         a = _contiguous(_as_numpy(value))
         name = a.dtype.name
-        if a.dtype == _numpy_dtype("bfloat16") and name != "uint16":
+        if _BF16 is not None and a.dtype == _BF16:
             name = "bfloat16"
-        if dtype == "bfloat16" and name == "uint16":
-            name = "bfloat16"
+        if dtype == "bfloat16" and name in ("uint16", "float32"):
+            a, name = _bfloat16_bits(a, "Instance.array"), "bfloat16"
         elif dtype is not None and dtype != name:
             raise Error("mismatch", f"a {a.dtype} value is not {dtype}")
         if name not in _DTYPES:

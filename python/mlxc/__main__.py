@@ -2,30 +2,56 @@
 
     python -m mlxc info libmodel.so
     python -m mlxc run libmodel.so [--device auto|cpu|cuda:N] \\
-        [--bind weights.safetensors]... [--input NAME=FILE.npy]... \\
-        [--output NAME=FILE.npy]...
+        [--bind weights.safetensors]... [--input [NAME=]FILE]... \\
+        [--output [NAME=]FILE]...
 
-`run` binds the inputs named like tensors of each --bind file, the others
-from .npy files, and writes the outputs named by --output (without any, it
-prints each output's dtype, shape and first values).
+`run` binds the inputs named like tensors of each --bind file, then each
+--input as mlxc's executables do: `--input FILE` is the next input not bound
+by name (nor by --bind), `--input NAME=FILE` the input called NAME; FILE is
+a .npy file, FILE.npz[:ENTRY] or FILE.safetensors[:TENSOR] (ENTRY and TENSOR
+default to the input's name). `--output FILE` writes the next output not
+named, `--output NAME=FILE` the output called NAME, as .npy; without any
+--output it prints each output's dtype, shape and first values.
 """
 
 import argparse
 import sys
 
-import numpy as np
-
 import mlxc
 
 
-def _pairs(values, what):
-    pairs = {}
-    for value in values:
-        name, sep, path = value.partition("=")
-        if not sep or not name or not path:
-            sys.exit(f"error: {what} takes NAME=FILE, got '{value}'")
-        pairs[name] = path
-    return pairs
+def _split(value):
+    """(NAME, FILE) or (None, FILE), by the executables' rule: the text
+    before the first '=' is a name when it is non-empty and no path (no
+    '/'), so "./a=b.npy" stays a path."""
+    name, sep, path = value.partition("=")
+    if sep and name and "/" not in name:
+        return name, path
+    return None, value
+
+
+def _assign(values, names, taken, what):
+    """{name: FILE}: named values first, then the others in order to the
+    names neither named nor taken (bound by --bind); exits with the
+    executables' messages."""
+    chosen = {}
+    split = [_split(v) for v in values]
+    for name, path in split:
+        if name is None:
+            continue
+        if name not in names:
+            sys.exit(f"error: no {what} named '{name}' ({what}s: "
+                     f"{', '.join(names) or 'none'})")
+        if name in chosen:  # By name, it may replace a --bind tensor.
+            sys.exit(f"error: {what} '{name}' given twice")
+        chosen[name] = path
+    free = [n for n in names if n not in chosen and n not in taken]
+    unnamed = [path for name, path in split if name is None]
+    if len(unnamed) > len(free):
+        sys.exit(f"error: expected {len(names)} {what}s, got {len(values)}"
+                 + (f" ({', '.join(taken)} bound by --bind)" if taken else ""))
+    chosen.update(zip(free, unnamed))
+    return chosen
 
 
 def main(argv=None):
@@ -40,9 +66,11 @@ def main(argv=None):
     run.add_argument("--bind", action="append", default=[],
                      help=".safetensors or .npz file of named inputs")
     run.add_argument("--input", action="append", default=[],
-                     help="NAME=FILE.npy")
+                     metavar="[NAME=]FILE",
+                     help="the next input not bound by name, or NAME")
     run.add_argument("--output", action="append", default=[],
-                     help="NAME=FILE.npy")
+                     metavar="[NAME=]FILE",
+                     help="the next output not named, or NAME (.npy)")
     args = parser.parse_args(argv)
     try:
         rt = mlxc.Instance(device=getattr(args, "device", "cpu"))
@@ -58,15 +86,12 @@ def main(argv=None):
             return 0
         for path in args.bind:
             model.bind_file(path)
-        inputs = {name: np.load(path)
-                  for name, path in _pairs(args.input, "--input").items()}
-        results = model.call(**inputs)
-        outputs = _pairs(args.output, "--output")
+        inputs = _assign(args.input, [p[0] for p in model.inputs],
+                         list(model.bound), "input")
         names = [p[0] for p in model.outputs]
-        for name in outputs:
-            if name not in names:
-                sys.exit(f"error: model '{model.name}' has no output "
-                         f"'{name}' (outputs: {', '.join(names)})")
+        outputs = _assign(args.output, names, [], "output")
+        results = model.call(**{name: model.load_input(name, path)
+                                for name, path in inputs.items()})
         for name, array in zip(names, results):
             if name in outputs:
                 array.save(outputs[name])

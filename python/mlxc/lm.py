@@ -1,7 +1,7 @@
 """mlx-lm language models compiled by mlxc: export, compile, generate.
 
     python -m mlxc.lm export MODEL -o OUT [--max-len 512] [--prefill-len 32]
-        [--target cpu|cuda] [--mlxc PATH] [--mlxc-arg ARG]...
+        [--target cpu|cuda] [--copy-weights] [--mlxc PATH] [--mlxc-arg ARG]...
     python -m mlxc.lm generate OUT --prompt 1,2,3 [--max-tokens 16]
         [--device auto|cpu|cuda:N] [--memory auto|copy]
         (MLXRT_LIBCUBLASLT: cuBLASLt's path, as for mlxc's executables)
@@ -15,7 +15,10 @@ with `mlxc --emit=shared`. OUT then holds:
                                 model with a recurrent state)
   decode.mlxfn, libdecode.so    one token
   weights.txt                   the .safetensors files to bind, one a line,
-                                relative to OUT
+                                relative to OUT (the model folder's own
+                                files, or with --copy-weights copies or
+                                hard links of them in OUT: a folder that
+                                moves to another machine alone)
   caches.txt                    the cache inputs, one a line, in the order
                                 of the outputs that update them
 
@@ -306,6 +309,62 @@ def _cache_arrays(caches):
     return arrays
 
 
+# Where mlx-lm's models keep the layers under their output head.
+_BACKBONES = ("model", "backbone", "transformer")
+
+
+class _LastRowOnly:
+    """Stands for a model's backbone while a prefill step is traced: its
+    hidden states cut to the row `last`, so that the output head (the
+    largest product of a prefill: rows x d x vocab) runs on one row, not on
+    all of them. The head works row by row, so that row's values are those
+    of the whole product's row."""
+
+    def __init__(self, inner, last, rows):
+        self._inner, self._last, self._rows = inner, last, rows
+        self.used = False
+
+    def __call__(self, *args, **kwargs):
+        h = self._inner(*args, **kwargs)
+        if not isinstance(h, mx.array) or h.ndim != 3 or \
+                h.shape[:2] != (1, self._rows):
+            raise _NotRows()
+        self.used = True
+        return mx.take(h, self._last.reshape(1), axis=1)
+
+    def __getattr__(self, name):  # embed_tokens.as_linear, ...
+        return getattr(self._inner, name)
+
+
+class _NotRows(Exception):
+    """The backbone gave something else than [1, rows, d] hidden states."""
+
+
+def _last_row_logits(model, tokens, last, caches):
+    """The logits [1, 1, vocab] of row `last`, the head run on that row
+    alone; None where the model is not a backbone under a row-wise head
+    (the caller then runs it whole, on fresh caches)."""
+    import mlx.nn as nn
+    attr = next((a for a in _BACKBONES
+                 if isinstance(model.get(a), nn.Module)), None)
+    if attr is None:
+        return None
+    stand_in = _LastRowOnly(model[attr], last, tokens.shape[1])
+    # An instance attribute hides the child of that name for the model's
+    # own code only: its parameters stay where they are.
+    object.__setattr__(model, attr, stand_in)
+    try:
+        logits = model(tokens, cache=caches)
+    except Exception:  # Whatever it is, the whole model says it again.
+        return None
+    finally:
+        vars(model).pop(attr, None)
+    if not stand_in.used or not isinstance(logits, mx.array) or \
+            logits.ndim != 3 or logits.shape[:2] != (1, 1):
+        return None
+    return logits
+
+
 def _trace(model, names, layout, prefill):
     """The step function for mx.export_function (all inputs by keyword)."""
     from mlx.utils import tree_unflatten
@@ -313,10 +372,18 @@ def _trace(model, names, layout, prefill):
 
     def step(**kw):
         model.update(tree_unflatten([(n, kw[n]) for n in names]))
-        caches = _make_caches(layout, kw, shared=shared)
-        logits = model(kw["tokens"], cache=caches)
         last = kw["last"] if prefill else mx.array(0, mx.int32)
-        logits = mx.take(logits, last, axis=1)
+        logits, row = None, last
+        if prefill and kw["tokens"].shape[1] > 1:
+            caches = _make_caches(layout, kw, shared=shared)
+            logits = _last_row_logits(model, kw["tokens"], last, caches)
+            row = mx.array(0, mx.int32)  # The one row left.
+        if logits is None:
+            # Fresh caches: a try that failed may have written its own.
+            caches = _make_caches(layout, kw, shared=shared)
+            logits = model(kw["tokens"], cache=caches)
+            row = last
+        logits = mx.take(logits, row, axis=1)
         # What mlx-lm's generate_step samples from, greedily.
         logprobs = logits - mx.logsumexp(logits, axis=-1, keepdims=True)
         token = mx.argmax(logprobs, axis=-1).astype(mx.int32).reshape(1, 1)
@@ -353,10 +420,12 @@ def find_mlxc(path=None):
 
 
 def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
-           mlxc_path=None, mlxc_args=(), compile=True):
+           mlxc_path=None, mlxc_args=(), compile=True, copy_weights=False):
     """Exports the prefill and decode steps of an mlx-lm model (a folder or
     a model object) into out_dir and compiles them with mlxc (see the module
-    doc for what they take and give). Returns out_dir."""
+    doc for what they take and give). With copy_weights, the model's weight
+    files are hard-linked (or, across file systems, copied) into out_dir,
+    which then holds everything generation needs. Returns out_dir."""
     if mx is None:
         raise ImportError("exporting needs MLX and mlx-lm: pip install mlx-lm")
     if prefill_len < 1 or max_len < prefill_len:
@@ -371,7 +440,7 @@ def export(model, out_dir, max_len=512, prefill_len=32, target="cpu",
     stage = tempfile.mkdtemp(prefix=".mlxc-lm-", dir=os.path.dirname(final))
     try:
         _export_into(model, folder, stage, final, max_len, prefill_len,
-                     target, mlxc_path, mlxc_args, compile)
+                     target, mlxc_path, mlxc_args, compile, copy_weights)
         _move_into(stage, final)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
@@ -466,8 +535,31 @@ def _move_into(stage, final):
         shutil.rmtree(backup, ignore_errors=True)
 
 
+def _own_copies(files, stage, final):
+    """The weight files (relative to final) that lie outside it, linked or
+    copied into stage under their own names: OUT then moves alone."""
+    result, taken = [], set(os.listdir(stage))
+    for rel in files:
+        src = os.path.normpath(os.path.join(final, rel))
+        if os.path.dirname(src) == os.path.normpath(final):
+            result.append(rel)  # Made by export itself: already in OUT.
+            continue
+        name, n = os.path.basename(src), 1
+        while name in taken:  # Two models' shards may share a name.
+            stem, ext = os.path.splitext(os.path.basename(src))
+            name, n = f"{stem}-{n}{ext}", n + 1
+        taken.add(name)
+        dst = os.path.join(stage, name)
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copyfile(src, dst)
+        result.append(name)
+    return result
+
+
 def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
-                 mlxc_path, mlxc_args, compile):
+                 mlxc_path, mlxc_args, compile, copy_weights=False):
     """export's work: its files into out_dir (paths in them relative to
     final, where they go)."""
     from mlx.utils import tree_flatten, tree_unflatten
@@ -476,6 +568,8 @@ def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
     layout = _cache_layout(model)
     _check_cache_size(layout, max_len)
     files = _weight_files(folder, params, out_dir, final)
+    if copy_weights:
+        files = _own_copies(files, out_dir, final)
     with open(os.path.join(out_dir, "weights.txt"), "w") as f:
         f.write("".join(p + "\n" for p in files))
 
@@ -628,6 +722,27 @@ def _token_list(text):
             f"expected token ids like 1,2,3, got '{text}'")
 
 
+def _summary(out_dir, compiled):
+    """What export wrote into out_dir, and the command that comes next."""
+    def lines(name):
+        with open(os.path.join(out_dir, name)) as f:
+            return [line.strip() for line in f if line.strip()]
+    weights, caches = lines("weights.txt"), lines("caches.txt")
+    outside = any(os.path.isabs(w) or w.startswith("..") for w in weights)
+    steps = "libprefill.so, libdecode.so" if compiled else \
+        "prefill.mlxfn, decode.mlxfn (not compiled)"
+    text = [f"wrote {out_dir}:",
+            f"  {steps}  the prefill and decode steps",
+            f"  weights.txt  binds {', '.join(weights)}" +
+            (" (outside the folder: --copy-weights makes it self-contained)"
+             if outside else ""),
+            f"  caches.txt   {len(caches)} cache arrays"]
+    if compiled:
+        text.append(f"next: python -m mlxc.lm generate {out_dir} "
+                    "--prompt 1,2,3 -n 16")
+    return "\n".join(text)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m mlxc.lm",
                                      description=__doc__.split("\n\n")[0])
@@ -637,11 +752,18 @@ def main(argv=None):
                     "model*.safetensors)")
     ex.add_argument("-o", "--output", required=True, help="output folder")
     ex.add_argument("--max-len", type=int, default=512,
-                    help="cache length: prompt and generated tokens")
+                    help="cache length: prompt and generated tokens "
+                    "(default: %(default)s)")
     ex.add_argument("--prefill-len", type=int, default=32,
-                    help="prompt tokens per prefill call")
-    ex.add_argument("--target", default="cpu", choices=["cpu", "cuda"])
-    ex.add_argument("--mlxc", help="the mlxc executable")
+                    help="prompt tokens per prefill call (default: "
+                    "%(default)s; 1 for a model with a recurrent state)")
+    ex.add_argument("--target", default="cpu", choices=["cpu", "cuda"],
+                    help="the code the steps hold (default: %(default)s)")
+    ex.add_argument("--copy-weights", action="store_true",
+                    help="hard-link (or copy) the model's weight files into "
+                    "the output folder, so that it moves alone")
+    ex.add_argument("--mlxc", help="the mlxc executable (default: $MLXC, "
+                    "PATH, this repository's build/bin/mlxc)")
     ex.add_argument("--mlxc-arg", action="append", default=[],
                     help="an extra mlxc argument (repeatable)")
     ex.add_argument("--no-compile", action="store_true",
@@ -650,16 +772,22 @@ def main(argv=None):
     gen.add_argument("model", help="the folder export wrote")
     gen.add_argument("--prompt", required=True, type=_token_list,
                      help="prompt token ids: 1,2,3")
-    gen.add_argument("-n", "--max-tokens", type=int, default=16)
-    gen.add_argument("--device", default="auto")
-    gen.add_argument("--memory", default="auto", choices=["auto", "copy"])
+    gen.add_argument("-n", "--max-tokens", type=int, default=16,
+                     help="tokens to generate (default: %(default)s)")
+    gen.add_argument("--device", default="auto", help="auto, cpu, cuda or "
+                     "cuda:N (default: %(default)s: a GPU, else the CPU)")
+    gen.add_argument("--memory", default="auto", choices=["auto", "copy"],
+                     help="unified memory where the GPU has it, or copies "
+                     "(default: %(default)s)")
     args = parser.parse_args(argv)
     try:
         if args.command == "export":
             export(args.model, args.output, max_len=args.max_len,
                    prefill_len=args.prefill_len, target=args.target,
                    mlxc_path=args.mlxc, mlxc_args=args.mlxc_arg,
-                   compile=not args.no_compile)
+                   compile=not args.no_compile,
+                   copy_weights=args.copy_weights)
+            print(_summary(args.output, not args.no_compile))
         else:
             # As mlxc's executables, the command (not the library) reads
             # MLXRT_LIBCUBLASLT.

@@ -4,17 +4,17 @@
 // Each kernel (one kernel.id; an untagged linalg op alone) becomes a private
 // noinline function called where its last op was; allocations between its
 // ops stay in the graph.
-// CHECK: func.func private @graph_kernel(%{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x8xf32>) attributes {llvm.linkage = #llvm.linkage<internal>, mlx.cpu_kernel, passthrough = ["noinline"]}
+// CHECK: func.func private @graph_kernel(%{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x8xf32>) attributes {llvm.linkage = #llvm.linkage<internal>, mlx.cpu_kernel, mlx.kernel_name = "exp_add", passthrough = ["noinline"]}
 // CHECK-NOT: kernel.id
 // CHECK: math.exp
 // CHECK: arith.addf
 // CHECK: func.func private @graph_kernel_0(
-// CHECK: func.func private @graph_kernel_1(%{{.*}}: memref<2x8xf32>)
+// CHECK: func.func private @graph_kernel_1(%{{.*}}: memref<2x8xf32>) attributes {{{.*}}mlx.kernel_name = "fill"
 // CHECK-NEXT: arith.constant 1.0
 // CHECK-NEXT: linalg.fill
 // CHECK: func.func private @graph_kernel_2(%{{.*}}: memref<2x8xf32>)
 // The view at a run-time offset is rebuilt inside; its offset is passed.
-// CHECK: func.func private @graph_kernel_3(%[[BUF:.*]]: memref<2x8xf32>, %[[OFF:.*]]: index, %[[OUT:.*]]: memref<4xf32>)
+// CHECK: func.func private @graph_kernel_3(%[[BUF:.*]]: memref<2x8xf32>, %[[OFF:.*]]: index, %[[OUT:.*]]: memref<4xf32>) attributes {{{.*}}mlx.kernel_name = "copy"
 // CHECK-NEXT: %[[V:.*]] = memref.subview %[[BUF]][0, %[[OFF]]] [1, 4] [1, 1]
 // CHECK-NEXT: linalg.copy ins(%[[V]] : {{.*}}) outs(%[[OUT]] : memref<4xf32>)
 // CHECK-LABEL: func.func @graph(

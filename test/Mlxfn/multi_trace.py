@@ -33,6 +33,31 @@ for i, s in enumerate(shapes):
         sys.exit(f"no entry multi_{i} for shape {s} in:\n{mlir[:2000]}")
 if mlir.count("dense_resource<") < len(shapes):
     sys.exit("the shared weight is not a resource of the file in every trace")
+# The weight's 8 KiB are not printed as hex, unless asked for.
+if '"0x' in mlir:
+    sys.exit("--emit=mlir printed a resource's bytes")
+kept = subprocess.run([mlxc, path, "--emit=mlir", "--keep-constants"],
+                      check=True, capture_output=True, text=True).stdout
+if kept.count('"0x') < len(shapes):
+    sys.exit("--emit=mlir --keep-constants left out a resource's bytes")
+
+# Without --entry the first trace is compiled, and mlxc says so, lists the
+# others and names the option that picks one.
+note = subprocess.run([mlxc, path, "--emit=linalg", "-o", os.devnull],
+                      check=True, capture_output=True, text=True).stderr
+want = ["mlxc: note: compiling 'multi_0', the first of 3 graphs in the file "
+        "(--entry=NAME picks another):"] + \
+    [f"  multi_{i}(tensor<{s[0]}x{s[1]}xf32>)" for i, s in enumerate(shapes)]
+if note.splitlines() != want:
+    sys.exit(f"expected the note\n{chr(10).join(want)}\ngot\n{note}")
+quiet = subprocess.run([mlxc, path, "--emit=linalg", "-o", os.devnull,
+                        "--quiet"], check=True, capture_output=True,
+                       text=True).stderr
+named = subprocess.run([mlxc, path, "--emit=linalg", "-o", os.devnull,
+                        "--entry=multi_1"], check=True, capture_output=True,
+                       text=True).stderr
+if quiet or named:
+    sys.exit(f"a note with --quiet or --entry: {quiet!r} {named!r}")
 
 for i, x in enumerate(xs):
     exe = os.path.join(work, f"multi_{i}")

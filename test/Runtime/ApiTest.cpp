@@ -320,6 +320,27 @@ TEST(Api, BindsInputsByNameFromAWeightsFile) {
             MLXRT_ERROR_MISMATCH);
   EXPECT_TRUE(contains(err.message, "input 'b': ")) << err.message;
   EXPECT_EQ(in[1], nullptr);
+  // A file that binds none of the open inputs is an error that names what
+  // it holds and what the model takes.
+  std::string foreign = dir.write(
+      "foreign.safetensors",
+      safetensorsFile(
+          R"({"w1":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})",
+          bytesOf(b)));
+  EXPECT_EQ(mlxrt_model_bind_file(m, foreign.c_str(), in, 2, &bound, &err),
+            MLXRT_ERROR_NOT_FOUND);
+  EXPECT_TRUE(contains(err.message, "binds none of the inputs of model"))
+      << err.message;
+  EXPECT_TRUE(contains(err.message, "it holds 'w1'; the inputs to bind are "
+                                    "'b'"))
+      << err.message;
+  EXPECT_EQ(in[1], nullptr);
+  // With every slot filled, there is nothing to bind: no error.
+  mlxrt_array *filled[2] = {in[0], in[0]};
+  EXPECT_EQ(mlxrt_model_bind_file(m, foreign.c_str(), filled, 2, &bound, &err),
+            MLXRT_OK)
+      << err.message;
+  EXPECT_EQ(bound, 0u);
   // A .npy has no names.
   std::string npy =
       dir.write("b.npy", npyFile(npyDict("<f4", "(4,)"), bytesOf(b)));

@@ -98,6 +98,13 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Exe, "exe",
                           "an executable linked with the runtime")),
     cl::cat(category));
+static cl::opt<bool> keepConstants(
+    "keep-constants",
+    cl::desc("--emit=mlir, linalg and kernels print every constant in full "
+             "(default: constants of more than 16 elements and resources of "
+             "more than 64 bytes are elided, and the text does not parse "
+             "back)"),
+    cl::cat(category));
 static cl::opt<std::string> target(
     "target",
     cl::desc("cpu, or cuda (the executable then holds the CUDA and the CPU "
@@ -124,7 +131,9 @@ static cl::opt<std::string> modelName(
 static cl::opt<std::string>
     entryName("entry",
               cl::desc("The graph function to compile (default: the only "
-                       "public function, else the first)"),
+                       "public function, else the first, with a note "
+                       "listing the others: an .mlxfn's traces are "
+                       "NAME_0, NAME_1, ...)"),
               cl::cat(category));
 static cl::opt<std::string>
     hostCpu("cpu", cl::desc("Oldest host CPU the program must run on"),
@@ -205,6 +214,21 @@ static TimingScope phase(TimingScope &timing, StringRef name) {
   return timing.nest(name);
 }
 
+/// Prints the textual emits. A model's weights would fill the screen with
+/// hex: constants above 16 elements and resources above 64 bytes are elided
+/// (MLIR's --mlir-elide-* options, when given, set other limits), unless
+/// --keep-constants asks for text that parses back.
+static void printModule(ModuleOp module, raw_ostream &os) {
+  OpPrintingFlags flags;
+  if (!keepConstants) {
+    if (!flags.getLargeElementsAttrLimit())
+      flags.elideLargeElementsAttrs(16);
+    if (!flags.getLargeResourceStringLimit())
+      flags.elideLargeResourceString(64);
+  }
+  module.print(os, flags);
+}
+
 /// Finds the graph function to compile: one with a body.
 static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   if (!entryName.empty()) {
@@ -228,7 +252,22 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   if (defined.empty())
     return module.emitError()
            << "the module has no function with a body to compile";
-  return publics.size() == 1 ? publics.front() : defined.front();
+  if (publics.size() == 1)
+    return publics.front();
+  // Several graphs (an .mlxfn with several traces): compiling the first
+  // silently hides the others, so name them and the way to pick one.
+  SmallVector<func::FuncOp> &candidates = publics.empty() ? defined : publics;
+  if (!quiet && candidates.size() > 1) {
+    errs() << "mlxc: note: compiling '" << candidates.front().getSymName()
+           << "', the first of " << candidates.size()
+           << " graphs in the file (--entry=NAME picks another):\n";
+    for (func::FuncOp f : candidates) {
+      errs() << "  " << f.getSymName() << "(";
+      llvm::interleaveComma(f.getArgumentTypes(), errs());
+      errs() << ")\n";
+    }
+  }
+  return candidates.front();
 }
 
 /// Checks the functions `entry` calls: each has a body and holds mlx ops
@@ -971,7 +1010,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                             : 0;
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
-      module.print(os);
+      printModule(module, os);
       return success();
     });
 
@@ -1047,7 +1086,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                          *signature);
   if (emit == Emit::Linalg)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
-      module.print(os);
+      printModule(module, os);
       return success();
     });
   bool kernelsOnly = emit == Emit::Kernels || emit == Emit::Dot;
@@ -1057,7 +1096,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return failure();
     if (emit == Emit::Kernels)
       return writeOutput(outputPath("-"), [&](raw_ostream &os) {
-        module.print(os);
+        printModule(module, os);
         return success();
       });
     if (emit == Emit::Dot)
@@ -1101,7 +1140,7 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
       return failure();
     if (emit == Emit::Kernels)
       return writeOutput(outputPath("-"), [&](raw_ostream &os) {
-        cudaModule->print(os);
+        printModule(*cudaModule, os);
         return success();
       });
     if (emit == Emit::Dot) {
@@ -1366,7 +1405,7 @@ int main(int argc, char **argv) {
       "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
       "  mlxc model.mlxfn -o model\n"
       "  mlxc graph.mlir "
-      "--emit=mlir|linalg|kernels|ptx|llvm|obj|lib|shared|exe [-o "
+      "--emit=mlir|linalg|kernels|dot|ptx|llvm|obj|lib|shared|exe [-o "
       "FILE|-]\n"
       "\n"
       "An executable mlxc builds needs at run time: glibc 2.34 or newer, "
