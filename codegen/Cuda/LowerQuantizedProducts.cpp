@@ -8,7 +8,8 @@
 //   - a lane takes 32 consecutive values of a row at a time (a "pack": `bits`
 //     words, one 16-byte load at 4 bits), lane l packs l, l + 32, ...; the
 //     32 values lie in one group (groups are 32, 64 or 128), so one scale
-//     and one bias go with them;
+//     and one bias go with them; it loads the packs of up to four steps
+//     (over its columns) before it computes, to keep loads in flight;
 //   - for each row of x it sums x * q over the pack, q the raw value read as
 //     a float with the 2^23 trick (or the word with 0x4b000000, minus 2^23:
 //     no conversion instruction), and adds scale * sum + bias * sum(x), all
@@ -47,8 +48,11 @@ constexpr int64_t kWarpsPerBlock = 8, kWarpSize = 32;
 /// Values a lane takes at once: 32 of `bits` bits end on a word boundary
 /// for every bit width.
 constexpr int64_t kPack = 32;
-/// Values of x loaded and multiplied at a time (16 bytes of bf16).
-constexpr int64_t kSegment = 8;
+/// Values of x loaded and multiplied at a time (16 bytes of bf16), per row;
+/// half as many past kRowsOfFullSegments rows (registers).
+constexpr int64_t kSegment = 8, kRowsOfFullSegments = 8;
+/// Sums a lane keeps at most (rows x columns it owns).
+constexpr int64_t kMaxSumsPerLane = 16;
 /// Blocks below which a warp owns fewer columns (two per SM of a large
 /// GPU: the loads of a wave hide each other's latency).
 constexpr int64_t kMinBlocks = 264;
@@ -147,7 +151,8 @@ LogicalResult lower(kernel::QuantizedMatmulOp op) {
   // Columns a warp owns: as many as keep at least kMinBlocks blocks.
   int64_t columnsPerWarp = 4;
   while (columnsPerWarp > 1 &&
-         llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp) < kMinBlocks)
+         (rows * columnsPerWarp > kMaxSumsPerLane ||
+          llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp) < kMinBlocks))
     columnsPerWarp /= 2;
   int64_t blocks = llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp);
   if (blocks > std::numeric_limits<int32_t>::max())
@@ -171,74 +176,106 @@ LogicalResult lower(kernel::QuantizedMatmulOp op) {
     columns.push_back(arith::MinUIOp::create(
         b, loc, kb.add(firstColumn, kb.index(c)), kb.index(n - 1)));
 
+  // Packs a lane loads before it computes: four 16-byte loads in flight
+  // over its columns (a warp alone must keep enough bytes in flight to hide
+  // the memory's latency), no more than the row has.
+  const int64_t segmentSize =
+      rows > kRowsOfFullSegments ? kSegment / 2 : kSegment;
+  const int64_t unroll = std::max<int64_t>(
+      1, std::min<int64_t>(4 / columnsPerWarp,
+                           llvm::divideCeil(packs, kWarpSize)));
+
   // Sums: row-major over (row, column).
   SmallVector<Value> zeros(rows * columnsPerWarp, kb.f32(0.0));
   auto loop = scf::ForOp::create(b, loc, lane, kb.index(packs),
-                                 kb.index(kWarpSize), zeros);
+                                 kb.index(kWarpSize * unroll), zeros);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value pack = loop.getInductionVar();
-    Value firstValue = kb.mul(pack, kPack);
-    Value groupIndex =
-        arith::DivUIOp::create(b, loc, firstValue, kb.index(group));
-    // Each column's words, scale and bias, loaded before any arithmetic.
-    SmallVector<SmallVector<Value>> words(columnsPerWarp);
-    SmallVector<Value> colScales, colBiases;
-    Value firstWord = kb.mul(pack, bits);
-    for (int64_t c = 0; c < columnsPerWarp; ++c) {
-      auto vectorType = VectorType::get({bits}, b.getI32Type());
-      auto load = vector::LoadOp::create(b, loc, vectorType, packed,
-                                         ValueRange{columns[c], firstWord});
-      load.setAlignment(powerOfTwo ? 4 * std::min<int64_t>(bits, 4) : 4);
-      for (int64_t w = 0; w < bits; ++w)
-        words[c].push_back(vector::ExtractOp::create(b, loc, load, w));
-      colScales.push_back(kb.toF32(memref::LoadOp::create(
-          b, loc, scales, ValueRange{columns[c], groupIndex})));
-      colBiases.push_back(kb.toF32(memref::LoadOp::create(
-          b, loc, biases, ValueRange{columns[c], groupIndex})));
+    // Pack u of this step is loop index + 32 u; past the row's last pack
+    // it reads that pack again and adds nothing.
+    SmallVector<Value> packIndex, valid;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value pack = kb.add(loop.getInductionVar(), kb.index(u * kWarpSize));
+      valid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            pack, kb.index(packs)));
+      packIndex.push_back(
+          arith::MinUIOp::create(b, loc, pack, kb.index(packs - 1)));
     }
-    SmallVector<Value> dots(rows * columnsPerWarp, kb.f32(0.0));
-    SmallVector<Value> xSums(rows, kb.f32(0.0));
-    for (int64_t segment = 0; segment < kPack / kSegment; ++segment) {
-      Value offset = kb.add(firstValue, kb.index(segment * kSegment));
-      // This segment of every row of x, as f32.
-      SmallVector<SmallVector<Value>> xs(rows);
-      for (int64_t r = 0; r < rows; ++r) {
-        SmallVector<Value> coords;
-        for (int64_t c : delinearize(r, leading))
-          coords.push_back(kb.index(c));
-        coords.push_back(offset);
-        for (int64_t part = 0; part < kSegment; part += xWidth) {
-          int64_t width = std::min(xWidth, kSegment);
-          SmallVector<Value> at(coords);
-          at.back() = kb.add(offset, kb.index(part));
-          auto load = vector::LoadOp::create(
-              b, loc, VectorType::get({width}, xElement), x, at);
-          load.setAlignment(width * (xElement.getIntOrFloatBitWidth() / 8));
-          for (int64_t i = 0; i < width; ++i) {
-            Value v = kb.toF32(vector::ExtractOp::create(b, loc, load, i));
-            xs[r].push_back(v);
-            xSums[r] = kb.add(xSums[r], v);
-          }
-        }
-      }
-      for (int64_t c = 0; c < columnsPerWarp; ++c)
-        for (int64_t i = 0; i < kSegment; ++i) {
-          Value q = decodeValue(kb, words[c], segment * kSegment + i, bits);
-          for (int64_t r = 0; r < rows; ++r) {
-            Value &dot = dots[r * columnsPerWarp + c];
-            dot = kb.fma(xs[r][i], q, dot);
-          }
-        }
-    }
-    SmallVector<Value> next;
-    for (int64_t r = 0; r < rows; ++r)
+    // Every column's words, scale and bias of every pack, loaded before
+    // any arithmetic.
+    struct Loaded {
+      SmallVector<Value> words;
+      Value scale, bias;
+    };
+    SmallVector<SmallVector<Loaded>> loaded(unroll);
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value groupIndex = arith::DivUIOp::create(
+          b, loc, kb.mul(packIndex[u], kPack), kb.index(group));
+      Value firstWord = kb.mul(packIndex[u], bits);
       for (int64_t c = 0; c < columnsPerWarp; ++c) {
-        Value acc = loop.getRegionIterArgs()[r * columnsPerWarp + c];
-        acc = kb.fma(colScales[c], dots[r * columnsPerWarp + c], acc);
-        next.push_back(kb.fma(colBiases[c], xSums[r], acc));
+        Loaded l;
+        auto vectorType = VectorType::get({bits}, b.getI32Type());
+        auto load = vector::LoadOp::create(b, loc, vectorType, packed,
+                                           ValueRange{columns[c], firstWord});
+        load.setAlignment(powerOfTwo ? 4 * std::min<int64_t>(bits, 4) : 4);
+        for (int64_t w = 0; w < bits; ++w)
+          l.words.push_back(vector::ExtractOp::create(b, loc, load, w));
+        l.scale = kb.toF32(memref::LoadOp::create(
+            b, loc, scales, ValueRange{columns[c], groupIndex}));
+        l.bias = kb.toF32(memref::LoadOp::create(
+            b, loc, biases, ValueRange{columns[c], groupIndex}));
+        loaded[u].push_back(l);
       }
+    }
+    SmallVector<Value> next(loop.getRegionIterArgs());
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value firstValue = kb.mul(packIndex[u], kPack);
+      SmallVector<Value> dots(rows * columnsPerWarp, kb.f32(0.0));
+      SmallVector<Value> xSums(rows, kb.f32(0.0));
+      for (int64_t segment = 0; segment < kPack / segmentSize; ++segment) {
+        Value offset = kb.add(firstValue, kb.index(segment * segmentSize));
+        // This segment of every row of x, as f32.
+        SmallVector<SmallVector<Value>> xs(rows);
+        for (int64_t r = 0; r < rows; ++r) {
+          SmallVector<Value> coords;
+          for (int64_t c : delinearize(r, leading))
+            coords.push_back(kb.index(c));
+          coords.push_back(offset);
+          int64_t width = std::min(xWidth, segmentSize);
+          for (int64_t part = 0; part < segmentSize; part += width) {
+            coords.back() = kb.add(offset, kb.index(part));
+            auto load = vector::LoadOp::create(
+                b, loc, VectorType::get({width}, xElement), x, coords);
+            load.setAlignment(width * (xElement.getIntOrFloatBitWidth() / 8));
+            for (int64_t i = 0; i < width; ++i) {
+              Value v = kb.toF32(vector::ExtractOp::create(b, loc, load, i));
+              xs[r].push_back(v);
+              xSums[r] = kb.add(xSums[r], v);
+            }
+          }
+        }
+        for (int64_t c = 0; c < columnsPerWarp; ++c)
+          for (int64_t i = 0; i < segmentSize; ++i) {
+            Value q = decodeValue(kb, loaded[u][c].words,
+                                  segment * segmentSize + i, bits);
+            for (int64_t r = 0; r < rows; ++r) {
+              Value &dot = dots[r * columnsPerWarp + c];
+              dot = kb.fma(xs[r][i], q, dot);
+            }
+          }
+      }
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < columnsPerWarp; ++c) {
+          Value &acc = next[r * columnsPerWarp + c];
+          Value term = kb.mul(loaded[u][c].scale, dots[r * columnsPerWarp + c]);
+          term = kb.fma(loaded[u][c].bias, xSums[r], term);
+          // A select, not a product by zero: an infinite x of the pack
+          // read again must not turn the sum into NaN.
+          acc = kb.add(acc, arith::SelectOp::create(b, loc, valid[u], term,
+                                                    kb.f32(0.0)));
+        }
+    }
     scf::YieldOp::create(b, loc, next);
   }
 

@@ -16,9 +16,11 @@
 namespace mlir::mlx {
 
 /// Rows of x up to which the CUDA kernel that reads the packed words once
-/// takes a product (a decode step, a batch of a few sequences). Each lane
-/// keeps a sum per row and column it owns.
-constexpr int64_t kMaxQuantizedRows = 8;
+/// takes a product (a decode step, batched decode of up to 16 sequences,
+/// speculative verification). Each lane keeps a sum per row and column it
+/// owns; past 16 rows the weight is better dequantized once for a product
+/// on the tensor cores.
+constexpr int64_t kMaxQuantizedRows = 16;
 
 /// Whether `target` ("cpu" or "cuda") lowers `op` as one kernel over its
 /// packed words; otherwise it is dequantized into a matrix first.

@@ -3,8 +3,8 @@
 // One row of bf16 times a 4-bit [5632, 2048] matrix in groups of 64: 352
 // blocks of eight warps (a warp owns two columns, which keeps at least 264
 // blocks), each lane reads a pack of 32 values of a column at once (four
-// words, one 16-byte load), that column's scale and bias, x eight values
-// at a time; decodes each value with the 2^23 trick (no conversion), sums
+// words, one 16-byte load), two packs of each column a step (four loads in
+// flight), that column's scale and bias, x eight values at a time; decodes each value with the 2^23 trick (no conversion), sums
 // x * q and x, scales and offsets once a pack; a warp butterfly; lane 0
 // rounds to bf16 and stores the columns that exist.
 // CHECK-LABEL: func.func @decode
@@ -12,7 +12,7 @@
 // CHECK:           %[[LANE:.+]] = arith.remui %[[TID]], %c32
 // CHECK:           arith.minui %{{.+}}, %c5631
 // CHECK:           arith.minui %{{.+}}, %c5631
-// CHECK:           scf.for %{{.+}} = %[[LANE]] to %c64 step %c32{{.*}} iter_args(%{{.+}} = %cst, %{{.+}} = %cst) -> (f32, f32)
+// CHECK:           scf.for %{{.+}} = %[[LANE]] to %c64{{.*}} step %c64{{.*}} iter_args(%{{.+}} = %cst, %{{.+}} = %cst) -> (f32, f32)
 // CHECK:             vector.load %arg1[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<5632x256xi32>, vector<4xi32>
 // CHECK:             memref.load %arg2
 // CHECK:             memref.load %arg3

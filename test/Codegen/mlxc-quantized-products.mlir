@@ -23,19 +23,19 @@ func.func @decode(%x: tensor<1x128xbf16>, %w: tensor<96x16xui32>, %s: tensor<96x
 
 // -----
 
-// Eight rows over leading axes (2x4) are the most the kernel takes; nine
+// Sixteen rows over leading axes (2x8) are the most the kernel takes; 17
 // rows are a prefill's product, dequantized on every target.
 // CUDA-LABEL: func.func @rows
-// CUDA:         kernel.quantized_matmul %arg0, {{.+}} : tensor<2x4x64xf16>, tensor<8x6xi32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<2x4x8xf32>
+// CUDA:         kernel.quantized_matmul %arg0, {{.+}} : tensor<2x8x64xf16>, tensor<8x6xi32>, tensor<8x2xf32>, tensor<8x2xf32>, tensor<2x8x8xf32>
 // CUDA-NOT:     kernel.quantized_matmul
-// CUDA:         linalg.batch_matmul {{.+}} tensor<1x9x64xf32>
+// CUDA:         linalg.batch_matmul {{.+}} tensor<1x17x64xf32>
 // FORM-LABEL: func.func @rows
 // FORM-COUNT-1: kernel.region quantized_product
 // FORM:         kernel.region product
-func.func @rows(%x8: tensor<2x4x64xf16>, %x9: tensor<9x64xf16>, %w: tensor<8x6xui32>, %s: tensor<8x2xf32>, %b: tensor<8x2xf32>) -> (tensor<2x4x8xf32>, tensor<9x8xf32>) {
-  %y8 = mlx.quantized_matmul %x8, %w, %s, %b {group_size = 32 : i64, bits = 3 : i64} : tensor<2x4x64xf16>, tensor<8x6xui32>, tensor<8x2xf32>, tensor<8x2xf32>
-  %y9 = mlx.quantized_matmul %x9, %w, %s, %b {group_size = 32 : i64, bits = 3 : i64} : tensor<9x64xf16>, tensor<8x6xui32>, tensor<8x2xf32>, tensor<8x2xf32>
-  return %y8, %y9 : tensor<2x4x8xf32>, tensor<9x8xf32>
+func.func @rows(%x16: tensor<2x8x64xf16>, %x17: tensor<17x64xf16>, %w: tensor<8x6xui32>, %s: tensor<8x2xf32>, %b: tensor<8x2xf32>) -> (tensor<2x8x8xf32>, tensor<17x8xf32>) {
+  %y16 = mlx.quantized_matmul %x16, %w, %s, %b {group_size = 32 : i64, bits = 3 : i64} : tensor<2x8x64xf16>, tensor<8x6xui32>, tensor<8x2xf32>, tensor<8x2xf32>
+  %y17 = mlx.quantized_matmul %x17, %w, %s, %b {group_size = 32 : i64, bits = 3 : i64} : tensor<17x64xf16>, tensor<8x6xui32>, tensor<8x2xf32>, tensor<8x2xf32>
+  return %y16, %y17 : tensor<2x8x8xf32>, tensor<17x8xf32>
 }
 
 // -----

@@ -1,8 +1,9 @@
 // RUN: %check %s
 // The few-row products that the CUDA target computes from the packed words
 // (kernel.quantized_matmul in a quantized_product region): one row (decode),
-// 2, 6 (over leading axes 2x3) and 8 rows, and 9 rows (past the kernel's
-// limit: dequantized, then a product); 100 columns (warps of one column,
+// 2, 6 (over leading axes 2x3), 8, 9 and 16 rows (half segments of x past 8),
+// and 17 rows (past the kernel's limit: dequantized, then a product); 100
+// columns (warps of one column,
 // the last block partly past the end) and 8450 columns (warps of four
 // columns, the last warp's columns clamped); float16 x with float32 scales,
 // float32 x, every bit width with the groups MLX allows. The reference
@@ -21,6 +22,8 @@
 // REF: two = qmm(x2, q1, s1, b1, group_size=64, bits=4)
 // REF: eight = qmm(x8, q1, s1, b1, group_size=64, bits=4)
 // REF: nine = qmm(x9, q1, s1, b1, group_size=64, bits=4)
+// REF: sixteen = qmm(x16, q1, s1, b1, group_size=64, bits=4)
+// REF: seventeen = qmm(x17, q1, s1, b1, group_size=64, bits=4)
 // REF: three = qmm(x23, q3, s3, b3, group_size=32, bits=3)
 // REF: wide = qmm(xh.astype(mx.float32), qh, sh, bh, group_size=64, bits=4)
 // REF: wide8 = qmm(xh, *mx.quantize(w8, group_size=128, bits=8), group_size=128, bits=8)
@@ -32,6 +35,8 @@ func.func @quantized_matmul_decode(
     %x2: tensor<2x512xbf16> {mlx.name = "x2"},
     %x8: tensor<8x512xbf16> {mlx.name = "x8"},
     %x9: tensor<9x512xbf16> {mlx.name = "x9"},
+    %x16: tensor<16x512xbf16> {mlx.name = "x16"},
+    %x17: tensor<17x512xbf16> {mlx.name = "x17"},
     %q1: tensor<100x64xui32> {mlx.name = "q1"},
     %s1: tensor<100x8xbf16> {mlx.name = "s1"},
     %b1: tensor<100x8xbf16> {mlx.name = "b1"},
@@ -50,6 +55,8 @@ func.func @quantized_matmul_decode(
     tensor<2x100xbf16> {mlx.name = "two"},
     tensor<8x100xbf16> {mlx.name = "eight"},
     tensor<9x100xbf16> {mlx.name = "nine"},
+    tensor<16x100xbf16> {mlx.name = "sixteen"},
+    tensor<17x100xbf16> {mlx.name = "seventeen"},
     tensor<2x3x40xbf16> {mlx.name = "three"},
     tensor<1x1x8450xf32> {mlx.name = "wide"},
     tensor<1x1x8450xf16> {mlx.name = "wide8"},
@@ -60,6 +67,8 @@ func.func @quantized_matmul_decode(
   %two = mlx.quantized_matmul %x2, %q1, %s1, %b1 {group_size = 64 : i64, bits = 4 : i64} : tensor<2x512xbf16>, tensor<100x64xui32>, tensor<100x8xbf16>, tensor<100x8xbf16>
   %eight = mlx.quantized_matmul %x8, %q1, %s1, %b1 {group_size = 64 : i64, bits = 4 : i64} : tensor<8x512xbf16>, tensor<100x64xui32>, tensor<100x8xbf16>, tensor<100x8xbf16>
   %nine = mlx.quantized_matmul %x9, %q1, %s1, %b1 {group_size = 64 : i64, bits = 4 : i64} : tensor<9x512xbf16>, tensor<100x64xui32>, tensor<100x8xbf16>, tensor<100x8xbf16>
+  %sixteen = mlx.quantized_matmul %x16, %q1, %s1, %b1 {group_size = 64 : i64, bits = 4 : i64} : tensor<16x512xbf16>, tensor<100x64xui32>, tensor<100x8xbf16>, tensor<100x8xbf16>
+  %seventeen = mlx.quantized_matmul %x17, %q1, %s1, %b1 {group_size = 64 : i64, bits = 4 : i64} : tensor<17x512xbf16>, tensor<100x64xui32>, tensor<100x8xbf16>, tensor<100x8xbf16>
   %three = mlx.quantized_matmul %x23, %q3, %s3, %b3 {group_size = 32 : i64, bits = 3 : i64} : tensor<2x3x256xbf16>, tensor<40x24xui32>, tensor<40x8xbf16>, tensor<40x8xbf16>
   %wide = mlx.quantized_matmul %xh, %qh, %sh, %bh {group_size = 64 : i64, bits = 4 : i64} : tensor<1x1x128xf16>, tensor<8450x16xui32>, tensor<8450x2xf32>, tensor<8450x2xf32>
   %w8q:3 = mlx.quantize %w8 {group_size = 128 : i64, bits = 8 : i64} : tensor<8450x128xf16>
@@ -70,5 +79,5 @@ func.func @quantized_matmul_decode(
   %f32_6 = mlx.quantized_matmul %xf, %w6q#0, %w6q#1, %w6q#2 {group_size = 64 : i64, bits = 6 : i64} : tensor<3x256xf32>, tensor<72x48xui32>, tensor<72x4xf32>, tensor<72x4xf32>
   %w2q:3 = mlx.quantize %w5 {group_size = 128 : i64, bits = 2 : i64} : tensor<72x256xf32>
   %f32_2 = mlx.quantized_matmul %xf, %w2q#0, %w2q#1, %w2q#2 {group_size = 128 : i64, bits = 2 : i64} : tensor<3x256xf32>, tensor<72x16xui32>, tensor<72x2xf32>, tensor<72x2xf32>
-  return %one, %two, %eight, %nine, %three, %wide, %wide8, %f32_5, %f32_6, %f32_2 : tensor<1x100xbf16>, tensor<2x100xbf16>, tensor<8x100xbf16>, tensor<9x100xbf16>, tensor<2x3x40xbf16>, tensor<1x1x8450xf32>, tensor<1x1x8450xf16>, tensor<3x72xf32>, tensor<3x72xf32>, tensor<3x72xf32>
+  return %one, %two, %eight, %nine, %sixteen, %seventeen, %three, %wide, %wide8, %f32_5, %f32_6, %f32_2 : tensor<1x100xbf16>, tensor<2x100xbf16>, tensor<8x100xbf16>, tensor<9x100xbf16>, tensor<16x100xbf16>, tensor<17x100xbf16>, tensor<2x3x40xbf16>, tensor<1x1x8450xf32>, tensor<1x1x8450xf16>, tensor<3x72xf32>, tensor<3x72xf32>, tensor<3x72xf32>
 }
