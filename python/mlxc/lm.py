@@ -2,8 +2,9 @@
 
     python -m mlxc.lm export MODEL -o OUT [--max-len 512] [--prefill-len 32]
         [--target cpu|cuda] [--copy-weights] [--mlxc PATH] [--mlxc-arg ARG]...
-    python -m mlxc.lm generate OUT --prompt 1,2,3 [--max-tokens 16]
-        [--device auto|cpu|cuda:N] [--memory auto|copy]
+    python -m mlxc.lm generate OUT --prompt TEXT|1,2,3 [--ids] [--chat]
+        [--stop S]... [--max-tokens 16] [--device auto|cpu|cuda:N]
+        [--memory auto|copy]
         (MLXRT_LIBCUBLASLT: cuBLASLt's path, as for mlxc's executables)
 
 `export` takes an mlx-lm model (a folder with config.json and
@@ -568,6 +569,13 @@ def _export_into(model, folder, out_dir, final, max_len, prefill_len, target,
     layout = _cache_layout(model)
     _check_cache_size(layout, max_len)
     files = _weight_files(folder, params, out_dir, final)
+    if folder is not None:
+        # Small files: copied, so that the output folder generates text.
+        from .lm_text import TOKENIZER_FILES
+        for name in TOKENIZER_FILES:
+            if os.path.isfile(os.path.join(folder, name)):
+                shutil.copyfile(os.path.join(folder, name),
+                                os.path.join(out_dir, name))
     if copy_weights:
         files = _own_copies(files, out_dir, final)
     with open(os.path.join(out_dir, "weights.txt"), "w") as f:
@@ -667,6 +675,12 @@ class Generator:
 
     def generate(self, prompt, max_tokens):
         """The `max_tokens` greedy tokens after `prompt` (token ids)."""
+        return list(self.stream(prompt, max_tokens))
+
+    def stream(self, prompt, max_tokens):
+        """The greedy tokens after `prompt` (token ids), one at a time, at
+        most `max_tokens`: stopping early (an EOS token, a stop string)
+        costs at most the one step already enqueued."""
         prompt = [int(t) for t in prompt]
         P = self.prefill_len
         padded = -(-len(prompt) // P) * P
@@ -694,7 +708,7 @@ class Generator:
                               last=np.array(len(chunk) - 1, np.int32),
                               offset=state["offset"], outputs=outs,
                               **{n: state[n] for n in self.caches})
-        result = [int(state["tokens"].numpy()[0, 0])]
+        yield int(state["tokens"].numpy()[0, 0])
         # Step k reads its token from one array and writes the next into the
         # other; step k + 1 is enqueued before the token of step k is read
         # (which waits for step k only), so the GPU does not wait for Python.
@@ -710,8 +724,16 @@ class Generator:
         for k in range(steps):
             if k + 1 < steps:
                 enqueue(k + 1)
-            result.append(int(turn[(k + 1) % 2].numpy()[0, 0]))
-        return result
+            yield int(turn[(k + 1) % 2].numpy()[0, 0])
+
+    def generate_text(self, tokenizer, prompt, max_tokens, chat=False,
+                      stop=()):
+        """Streams the text after `prompt` (text, or chat messages), as
+        (piece, token) pairs; see lm_text.stream_text."""
+        from . import lm_text
+        ids = tokenizer.encode(prompt, chat=chat)
+        return lm_text.stream_text(tokenizer, self.stream(ids, max_tokens),
+                                   stop)
 
 
 def _token_list(text):
@@ -770,8 +792,17 @@ def main(argv=None):
                     help="write the .mlxfn files only")
     gen = sub.add_parser("generate", help="greedy tokens from a compiled model")
     gen.add_argument("model", help="the folder export wrote")
-    gen.add_argument("--prompt", required=True, type=_token_list,
-                     help="prompt token ids: 1,2,3")
+    gen.add_argument("--prompt", required=True,
+                     help="the prompt: text (through the folder's "
+                     "tokenizer), or token ids with --ids")
+    gen.add_argument("--ids", action="store_true", help="--prompt is token "
+                     "ids (1,2,3) and the ids are printed (the default when "
+                     "the prompt is ids and the folder has no tokenizer)")
+    gen.add_argument("--chat", action="store_true", help="the prompt is a "
+                     "user message, through the tokenizer's chat template")
+    gen.add_argument("--stop", action="append", default=[],
+                     help="a stop string (repeatable): the text ends before "
+                     "it")
     gen.add_argument("-n", "--max-tokens", type=int, default=16,
                      help="tokens to generate (default: %(default)s)")
     gen.add_argument("--device", default="auto", help="auto, cpu, cuda or "
@@ -791,12 +822,38 @@ def main(argv=None):
         else:
             # As mlxc's executables, the command (not the library) reads
             # MLXRT_LIBCUBLASLT.
-            tokens = Generator(
-                args.model, device=args.device, memory=args.memory,
-                libcublaslt=os.environ.get("MLXRT_LIBCUBLASLT")).generate(
-                args.prompt, args.max_tokens)
-            print(" ".join(map(str, tokens)))
+            from . import lm_text
+            ids = args.ids
+            if not ids and not args.chat and \
+                    not lm_text.has_tokenizer(args.model):
+                try:  # As before the tokenizer: ids in, ids out.
+                    _token_list(args.prompt)
+                    ids = True
+                except argparse.ArgumentTypeError:
+                    pass
+            if ids and (args.chat or args.stop):
+                raise ValueError("--chat and --stop need a text prompt")
+            prompt = _token_list(args.prompt) if ids else None
+            tokenizer = None if ids else lm_text.Tokenizer(args.model)
+            # As mlxc's executables, the command (not the library) reads
+            # MLXRT_LIBCUBLASLT.
+            gen = Generator(args.model, device=args.device,
+                            memory=args.memory,
+                            libcublaslt=os.environ.get("MLXRT_LIBCUBLASLT"))
+            if ids:
+                tokens = gen.generate(prompt, args.max_tokens)
+                print(" ".join(map(str, tokens)))
+            else:
+                for piece, _ in gen.generate_text(
+                        tokenizer, args.prompt, args.max_tokens,
+                        chat=args.chat, stop=args.stop):
+                    sys.stdout.write(piece)
+                    sys.stdout.flush()
+                sys.stdout.write("\n")
         return 0
+    except argparse.ArgumentTypeError as e:
+        print(f"error: --prompt: {e}", file=sys.stderr)
+        return 1
     except (mlxc.Error, OSError, ImportError, ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
