@@ -73,6 +73,7 @@ demo: build
 docs: build
 	cp $(BUILD)/dialects/Mlx/MlxOps.md docs/Dialects/MlxOps.md
 	cp $(BUILD)/dialects/Kernel/KernelOps.md docs/Dialects/KernelOps.md
+	cp $(BUILD)/dialects/Kernel/KernelAttrs.md docs/Dialects/KernelAttrs.md
 	cp $(BUILD)/passes/MlxPasses.md $(BUILD)/codegen/CodegenPasses.md docs/Passes/
 
 format:

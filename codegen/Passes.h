@@ -1,5 +1,4 @@
-//===- Passes.h - code generation passes -------------------------*- C++
-//-*-===//
+//===- Passes.h - code generation passes ------------------------*- C++ -*-===//
 
 #ifndef MLXC_CODEGEN_PASSES_H
 #define MLXC_CODEGEN_PASSES_H

@@ -1,80 +1,81 @@
-//===- Pipelines.h - the compilation pipelines of mlxc ------------*- C++
-//-*-===//
+//===- Pipelines.h - the compilation pipelines of mlxc ----------*- C++ -*-===//
 //
-// Each phase boundary is a named normal form the driver can stop at
-// (`mlxc --emit=...`) and that mlx-opt reproduces from the same text:
+// A compile runs through named phases, each a normal form that `mlxc
+// --emit=...` stops at and that `mlx-opt --mlxc-pipeline="from=P to=Q"`
+// reproduces from the previous one's text:
+//
 //   mlx      verified mlx dialect (as imported)
 //   linalg   fused linalg on tensors of storage types
-//   llvm     LLVM dialect, bufferized, ready for translation
+//   kernels  kernel.region ops, each with the strategy that lowers it
+//   gpu      (CUDA) outlined GPU kernels, cuBLASLt calls, the memory plan
+//   nvvm     (CUDA) LLVM dialect, the kernels' gpu.modules in NVVM
+//   llvm     LLVM dialect, ready for translation (CUDA: gpu.binary ops)
+//
+// What the passes lower for is the module's `kernel.target`
+// (Kernel/Target.h); the options here are those of one compile.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLXC_CODEGEN_PIPELINES_H
 #define MLXC_CODEGEN_PIPELINES_H
 
+#include "Kernel/Target.h"
+
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/Timing.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::mlx {
 
-/// mlx -> linalg on tensors: decomposition, canonicalization, lowering and
-/// elementwise fusion. `keepProducts` (CUDA) fuses nothing into matrix
-/// products (mlxc-fuse-elementwise), so that they reach cuBLASLt.
-/// `attentionKernels` (CUDA, sm_80 and newer) keeps the attention that the
-/// flash-attention or split-key kernel takes whole (kernel.attention),
-/// raising MLX's fallback graph back to it first.
-std::string getLinalgPipeline(bool keepProducts = false,
-                              bool attentionKernels = false);
+enum class Phase { Mlx, Linalg, Kernels, Gpu, Nvvm, Llvm };
 
-/// The kernel-formation stage: linalg on tensors to kernel regions.
-std::string getKernelFormationPipeline(bool cuda = false);
+/// "linalg" -> Phase::Linalg, as --emit and mlx-opt spell the phases.
+std::optional<Phase> parsePhase(StringRef name);
+StringRef getPhaseName(Phase phase);
 
-/// linalg on tensors -> LLVM dialect for the host CPU: bufferization with
-/// outputs as out-parameters, loops, and the LLVM conversions. Functions
-/// take one bare pointer per buffer. `matmulCalls` (for testing the
-/// rewrite on machines without a GPU) makes products mlxrt_matmul calls as
-/// on CUDA; the program then needs a host mlxrt_matmul at link time.
-std::string getCpuLLVMPipeline(bool matmulCalls = false);
+/// The options of one compile besides its target.
+struct PipelineOptions {
+  /// CUDA: prefetch unified buffers before the kernels that read them.
+  bool prefetch = true;
+  /// CUDA: leave the inputs and outputs that one loop-free kernel streams
+  /// in host memory.
+  bool streamIO = true;
+  /// CUDA sm_90+: kernels overlap their predecessors.
+  bool gridDependentLaunch = true;
+  /// Testing: CPU products become mlxrt_matmul calls, as on CUDA (the
+  /// linalg form then keeps them unfused, as on CUDA too).
+  bool cpuMatmulCalls = false;
+  /// CUDA, phase llvm: build the target's cubin (--emit=ptx needs only the
+  /// PTX).
+  bool buildCubin = true;
+  /// CUDA, phases nvvm and llvm: the toolkit's libdevice.10.bc and, for a
+  /// cubin, its ptxas.
+  std::string libdevice, ptxas;
+};
 
-/// linalg on tensors -> outlined GPU kernels with a memory plan:
-/// bufferization as on the CPU, every parallel loop nest becomes a kernel
-/// (grid x 256 threads; row reductions one warp per row), matrix products
-/// become cuBLASLt calls, then mlx-memory-placement. With
-/// `clusterRows` (a cubin for sm_90 or newer), rows too long for a block
-/// spread over thread-block clusters of up to that many blocks.
-std::string getCudaKernelPipeline(bool prefetch = true, bool streamIO = true,
-                                  int64_t clusterRows = 0);
+/// Adds to `pm` (on builtin.module) the passes that take a module of
+/// `target` from phase `from` to phase `to`. Fails with a message in
+/// `error` for an order that does not exist (a later phase first, a CUDA
+/// phase on the CPU) or options the phases need and lack.
+LogicalResult buildPipeline(OpPassManager &pm, kernel::TargetAttr target,
+                            Phase from, Phase to,
+                            const PipelineOptions &options,
+                            std::string &error);
 
-/// Outlined kernels -> LLVM dialect: kernels to NVVM for `chip`, with
-/// libdevice to be linked in; host code launches through the mgpu*
-/// functions of the runtime and allocates through
-/// `_mlir_memref_to_llvm_alloc` (unified memory).
-std::string getCudaLLVMPipeline(StringRef chip, StringRef libdevicePath);
-
-/// Then each gpu.module -> a gpu.binary of PTX, with `cubinArch` (e.g.
-/// sm_90) also a cubin for that architecture, assembled by `ptxas`
-/// (mlxc-embed-cubin). With `variantChip` (the cubin's architecture, sm_80+)
-/// the cubin comes from the modules' clones for that chip
-/// (mlxc-chip-variants), whose kernels overlap their predecessors on sm_90+
-/// when `gridDependent` (mlxc-grid-dependent-launch). Modules the kernel
-/// cache already turned into binaries stay as they are.
-std::string getCudaBinaryPipeline(StringRef libdevicePath,
-                                  StringRef cubinArch = "",
-                                  StringRef ptxas = "",
-                                  StringRef variantChip = "",
-                                  bool gridDependent = true);
-
-/// Runs the textual `pipeline` (the contents of `builtin.module(...)`) on
+/// Runs buildPipeline's passes for the module's own `kernel.target` on
 /// `module`, honouring the IR-printing command-line options; with `timing`,
-/// each pass is timed under it (mlxc --mlir-timing).
-LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
-                          TimingScope *timing = nullptr);
+/// each pass is timed under it (mlxc --mlir-timing). Any error a pass
+/// reports fails the run.
+LogicalResult runPhases(ModuleOp module, Phase from, Phase to,
+                        const PipelineOptions &options,
+                        TimingScope *timing = nullptr);
 
-/// Registers the pipelines above for mlx-opt: `--mlxc-linalg-pipeline` and
-/// `--mlxc-cpu-llvm-pipeline`.
+/// Registers `--mlxc-pipeline` for mlx-opt, with the phases and the
+/// options above as pipeline options.
 void registerMlxcPipelines();
 
 } // namespace mlir::mlx

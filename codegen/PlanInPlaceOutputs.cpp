@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -223,7 +224,7 @@ struct MlxcPlanInPlaceOutputsPass final
         auto address = [&](Value buffer) -> Value {
           auto op =
               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-          op->setAttr("mlx.address_only", b.getUnitAttr());
+          op->setAttr(mlx::attrs::kAddressOnly, b.getUnitAttr());
           return op;
         };
         Value from = address(input), to = address(output);
@@ -235,7 +236,7 @@ struct MlxcPlanInPlaceOutputsPass final
         sharedInputs.insert(input.getArgNumber());
       }
       if (llvm::any_of(plan, [](int64_t i) { return i >= 0; }))
-        func->setAttr("mlxc.in_place",
+        func->setAttr(mlx::attrs::kInPlace,
                       DenseI64ArrayAttr::get(func.getContext(), plan));
       mergeGuardedCopies(block);
     });

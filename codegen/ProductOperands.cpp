@@ -1,6 +1,7 @@
 //===- ProductOperands.cpp - operands of products, read through copies ---===//
 
 #include "codegen/ProductOperands.h"
+#include "Mlx/MlxAttributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -30,7 +31,7 @@ bool mlx::isGraphInput(Value root) {
   if (!func || arg.getOwner() != &func.getBody().front() ||
       func.getArgAttr(arg.getArgNumber(), "bufferize.result"))
     return false;
-  auto shared = func->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place");
+  auto shared = func->getAttrOfType<DenseI64ArrayAttr>(mlx::attrs::kInPlace);
   return !shared ||
          !llvm::is_contained(shared.asArrayRef(),
                              static_cast<int64_t>(arg.getArgNumber()));

@@ -1,5 +1,4 @@
-//===- ProductOperands.h - operands of products, read through copies -*- C++
-//-*-===//
+//===- ProductOperands.h - operands of products, read through copies ------===//
 //
 // A product's operand is often a copy the graph made only for it: a
 // transpose (x @ w.T) or a broadcast over the batch. Both targets read the
@@ -23,7 +22,7 @@ Value getRootBuffer(Value value);
 
 /// Whether `root` is an input of a graph function that no output shares:
 /// an entry-block argument that is no `bufferize.result` and not in the
-/// function's `mlxc.in_place` plan.
+/// function's `mlx.in_place` plan.
 bool isGraphInput(Value root);
 
 /// Whether an op in `scope` (or nested in it) may write `root` or a view of

@@ -1,5 +1,4 @@
-//===- ShapeUtils.h - small shape and element helpers of codegen -*- C++
-//-*-===//
+//===- ShapeUtils.h - small shape and element helpers of codegen ----------===//
 
 #ifndef MLXC_CODEGEN_SHAPEUTILS_H
 #define MLXC_CODEGEN_SHAPEUTILS_H

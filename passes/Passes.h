@@ -1,5 +1,4 @@
-//===- Passes.h - transformations of the mlx dialect -------------*- C++
-//-*-===//
+//===- Passes.h - transformations of the mlx dialect ------------*- C++ -*-===//
 
 #ifndef MLXC_PASSES_PASSES_H
 #define MLXC_PASSES_PASSES_H
@@ -8,8 +7,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::mlx {

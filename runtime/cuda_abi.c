@@ -70,13 +70,7 @@ typedef struct LazyModule {
 // mlxc's module container
 //===----------------------------------------------------------------------===//
 //
-// With --gpu-arch=sm_XX mlxc embeds the sm_70 PTX and a cubin for sm_XX in
-// one little-endian container:
-//   "MLXCIMG1"  u32 count  u32 0
-//   count x { u32 kind (0 PTX, 1 cubin)  u32 sm (e.g. 90)
-//             u32 flags (1: architecture-specific, sm_90a)  u32 0
-//             u64 offset  u64 size }        (offsets from the start)
-//   the images (the PTX NUL-terminated, its size counting the NUL).
+// The layout is MLXRT_IMAGE_MAGIC's (mlxrt_abi.h).
 
 static uint32_t readU32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -95,20 +89,21 @@ bool mlxrt_image_pick(const void *data, size_t size, int major, int minor,
   *imageSize = 0;
   *kind = MLXRT_IMAGE_PTX;
   *sm = 0;
-  if (!p || size < 8 || memcmp(p, "MLXCIMG1", 8) != 0) {
+  if (!p || size < 8 || memcmp(p, MLXRT_IMAGE_MAGIC, 8) != 0) {
     *image = data;
     *imageSize = size;
     *kind = MLXRT_IMAGE_CUBIN;
     return data != NULL;
   }
-  if (size < 16)
+  if (size < MLXRT_IMAGE_HEADER_BYTES)
     return false;
   uint64_t count = readU32(p + 8);
-  if (count > (size - 16) / 32)
+  if (count > (size - MLXRT_IMAGE_HEADER_BYTES) / MLXRT_IMAGE_ENTRY_BYTES)
     return false;
   int bestMinor = -1;
   for (uint64_t i = 0; i < count; ++i) {
-    const unsigned char *e = p + 16 + 32 * i;
+    const unsigned char *e =
+        p + MLXRT_IMAGE_HEADER_BYTES + MLXRT_IMAGE_ENTRY_BYTES * i;
     uint32_t entryKind = readU32(e), entrySm = readU32(e + 4);
     uint32_t flags = readU32(e + 8);
     uint64_t offset = readU64(e + 16), bytes = readU64(e + 24);
@@ -128,7 +123,7 @@ bool mlxrt_image_pick(const void *data, size_t size, int major, int minor,
     }
     int cubinMajor = (int)entrySm / 10, cubinMinor = (int)entrySm % 10;
     bool fits = cubinMajor == major &&
-                ((flags & 1) ? cubinMinor == minor : cubinMinor <= minor);
+                ((flags & MLXRT_IMAGE_ARCH_SPECIFIC) ? cubinMinor == minor : cubinMinor <= minor);
     if (fits && cubinMinor > bestMinor) {
       bestMinor = cubinMinor;
       *image = p + offset;

@@ -635,14 +635,8 @@ typedef struct mlxrt_matmul_lt_layout_t {
 void mlxrt_matmul_lt_layout(const mlxrt_matmul_key *key,
                             mlxrt_matmul_lt_layout_t *lt);
 
-/// The images a module can carry (mlxc's container, see mlxrt_image_pick).
-typedef enum mlxrt_image_kind {
-  MLXRT_IMAGE_PTX = 0,
-  MLXRT_IMAGE_CUBIN = 1,
-} mlxrt_image_kind;
-
 /// Picks the image of a module for a device of compute capability
-/// major.minor. `data` is mlxc's container ("MLXCIMG1", see cuda_abi.c) or
+/// major.minor. `data` is mlxc's container (MLXRT_IMAGE_MAGIC, mlxrt_abi.h) or
 /// anything else (returned as is, kind CUBIN: a cubin or fatbin the driver
 /// picks from). A cubin for sm_XY serves devices X.Z with Z >= Y (an
 /// architecture-specific one, sm_XYa, only X.Y); otherwise the PTX. Returns

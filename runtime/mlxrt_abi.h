@@ -69,6 +69,28 @@ enum {
 /// they start (and read their weights) while the kernel before ends.
 #define MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL "mlxc_grid_dependent_kernels"
 
+/// With --gpu-arch=sm_XX a GPU module's binary is mlxc's image container
+/// (written by mlxc-embed-cubin, read by the runtime), little-endian:
+///   MLXRT_IMAGE_MAGIC (8 bytes)  u32 count  u32 0
+///   count x { u32 kind (MLXRT_IMAGE_*)  u32 sm (e.g. 90)
+///             u32 flags (MLXRT_IMAGE_ARCH_SPECIFIC: sm_90a)  u32 0
+///             u64 offset  u64 size }        (offsets from the start)
+///   the images (the PTX NUL-terminated, its size counting the NUL).
+#define MLXRT_IMAGE_MAGIC "MLXCIMG1"
+#define MLXRT_IMAGE_HEADER_BYTES 16
+#define MLXRT_IMAGE_ENTRY_BYTES 32
+typedef enum mlxrt_image_kind {
+  MLXRT_IMAGE_PTX = 0,
+  MLXRT_IMAGE_CUBIN = 1,
+} mlxrt_image_kind;
+enum { MLXRT_IMAGE_ARCH_SPECIFIC = 1 };
+
+/// The runtime functions compiled code calls, as codegen names them (their
+/// declarations are below).
+#define MLXRT_MATMUL_SYMBOL "mlxrt_matmul"
+#define MLXRT_PREFETCH_SYMBOL "mlxrt_prefetch"
+#define MLXRT_GRAPH_CAPTURABLE_SYMBOL "mlxrt_graph_capturable"
+
 /// Where mlxrt_prefetch puts a buffer (mlx-memory-placement's numbers).
 enum {
   MLXRT_PLACE_HOST = 0,           ///< Migrate to the host.

@@ -1,5 +1,4 @@
-//===- InitAll.h - everything the mlxc tools register --------------*- C++
-//-*-===//
+//===- InitAll.h - everything the mlxc tools register -----------*- C++ -*-===//
 //
 // The one place that lists the dialects and passes of the project's tools, so
 // that mlx-opt and mlxc accept the same IR.

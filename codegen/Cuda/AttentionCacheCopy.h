@@ -1,5 +1,4 @@
-//===- AttentionCacheCopy.h - a KV cache's copy made by attention -*- C++
-//-*-===//
+//===- AttentionCacheCopy.h - a KV cache's copy made by attention ---------===//
 //
 // A decode step that returns its KV cache updated at one row, called with
 // an output buffer of its own (not donated), copies the whole input cache

@@ -1,5 +1,4 @@
-//===- ChipFunctions.h - functions kernels call, defined per chip -*- C++
-//-*-===//
+//===- ChipFunctions.h - functions kernels call, defined per chip ---------===//
 //
 // Some kernel code depends on the chip the module is built for (tensor-core
 // products, thread-block clusters). Kernels call it as LLVM functions that

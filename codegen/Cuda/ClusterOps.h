@@ -1,5 +1,4 @@
-//===- ClusterOps.h - thread-block cluster functions of CUDA kernels -*- C++
-//-*-===//
+//===- ClusterOps.h - thread-block cluster functions of CUDA kernels ------===//
 //
 // A kernel that spreads a row over a thread-block cluster (sm_90 and newer)
 // calls functions its module declares; mlxc-cluster-ops defines them for
@@ -19,14 +18,15 @@
 #ifndef MLXC_CODEGEN_CUDA_CLUSTEROPS_H
 #define MLXC_CODEGEN_CUDA_CLUSTEROPS_H
 
+#include "Kernel/Target.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::mlx {
 constexpr llvm::StringLiteral kClusterRowsName = "mlxc_cluster_rows";
 constexpr llvm::StringLiteral kClusterSyncName = "mlxc_cluster_sync";
 constexpr llvm::StringLiteral kClusterLoadPrefix = "mlxc_cluster_load_";
-/// The largest cluster every chip with clusters launches (portable size).
-constexpr int64_t kMaxPortableClusterSize = 8;
+using kernel::kMaxPortableClusterSize;
 } // namespace mlir::mlx
 
 #endif // MLXC_CODEGEN_CUDA_CLUSTEROPS_H

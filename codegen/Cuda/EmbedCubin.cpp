@@ -11,6 +11,7 @@
 
 #include "codegen/Cuda/Arch.h"
 #include "codegen/Passes.h"
+#include "runtime/mlxrt_abi.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -28,8 +29,6 @@ namespace mlir::mlx {
 using namespace mlir;
 
 namespace {
-/// The container's image kinds and flags (runtime/cuda_internal.h).
-enum : uint32_t { kPtx = 0, kCubin = 1, kArchSpecific = 1 };
 
 struct Image {
   uint32_t kind, sm, flags;
@@ -46,10 +45,12 @@ static std::string buildContainer(ArrayRef<Image> images) {
   };
   auto u32 = [&](uint32_t v) { bytes(v, 4); };
   auto u64 = [&](uint64_t v) { bytes(v, 8); };
-  os << "MLXCIMG1";
+  static_assert(sizeof(MLXRT_IMAGE_MAGIC) == 9, "an 8-byte magic");
+  os << MLXRT_IMAGE_MAGIC;
   u32(images.size());
   u32(0);
-  uint64_t offset = 16 + 32 * images.size();
+  uint64_t offset =
+      MLXRT_IMAGE_HEADER_BYTES + MLXRT_IMAGE_ENTRY_BYTES * images.size();
   for (const Image &image : images) {
     u32(image.kind);
     u32(image.sm);
@@ -159,9 +160,11 @@ struct MlxcEmbedCubinPass final
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
           if (auto chip = mlx::parseSmArch(nvvm.getChip()))
             ptxSm = chip->number;
-        Image images[] = {{kPtx, ptxSm, 0, (ptx + Twine('\0')).str()},
-                          {kCubin, parsed->number,
-                           parsed->archSpecific ? uint32_t(kArchSpecific) : 0u,
+        Image images[] = {{MLXRT_IMAGE_PTX, ptxSm, 0, (ptx + Twine('\0')).str()},
+                          {MLXRT_IMAGE_CUBIN, parsed->number,
+                           parsed->archSpecific
+                               ? uint32_t(MLXRT_IMAGE_ARCH_SPECIFIC)
+                               : 0u,
                            *cubin}};
         objects.push_back(gpu::ObjectAttr::get(
             ctx, object.getTarget(), gpu::CompilationTarget::Binary,

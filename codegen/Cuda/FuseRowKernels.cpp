@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/Cuda/ChipFunctions.h"
 #include "codegen/Cuda/ClusterOps.h"
 #include "codegen/Cuda/RowChain.h"
@@ -50,6 +52,7 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlx::kWarpSize;
 using mlir::mlx::accessesColumn;
 using mlir::mlx::accessesRow;
 using mlir::mlx::Chain;
@@ -60,7 +63,6 @@ using mlir::mlx::RowReduction;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
 constexpr int64_t kMaxThreads = 512;
 /// Threads per row for rows of at least kLongRowGroups groups of columns.
 constexpr int64_t kMaxStridedThreads = 1024;
@@ -835,7 +837,7 @@ void ChainEmitter::emit() {
       b, loc, cst(blocks), one, one, cst(threads), cst(rowsPerBlock), one,
       /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, ValueRange(), workgroupTypes);
-  launch->setAttr("mlxc.row_kernel", b.getUnitAttr());
+  launch->setAttr(mlx::attrs::kRowKernel, b.getUnitAttr());
   b.setInsertionPointToStart(&launch.getBody().front());
   tid = launch.getThreadIds().x;
   // The row's index per non-unit row dim (row-major).
@@ -1056,6 +1058,9 @@ struct MlxcFuseRowKernelsPass final
       for (Chain &chain : mlx::collectRowChains(func))
         chains.push_back(std::move(chain));
     });
+    int64_t clusters =
+        kernel::getTargetOr(getOperation(), kernel::Backend::Cuda)
+            .getMaxCluster();
     for (Chain &chain : chains)
       if (mlx::analyzeChain(chain))
         ChainEmitter(chain, registers, clusters).emit();

@@ -13,7 +13,8 @@
 // strips the waits that earlier passes placed from each gpu.module whose
 // target is older than sm_90, and specializes those for sm_90 and newer (the
 // cubin's variant, mlxc-chip-variants). There each kernel that every launch
-// gives at most kMaxDependentThreads threads starts with griddepcontrol.
+// gives at most two waves of threads (the module's kernel.target) starts
+// with griddepcontrol.
 // launch_dependents (its successor may be scheduled at once) and, where no
 // wait was placed, a wait, and the module's list of such kernels
 // (MLXRT_GRID_DEPENDENT_KERNELS_SYMBOL, empty in other modules) tells the
@@ -45,8 +46,9 @@ using namespace mlir;
 
 namespace {
 
-/// About two waves of the H200 (132 SMs x 2048 threads).
-constexpr int64_t kMaxDependentThreads = 2 * 132 * 2048;
+/// Threads an SM keeps resident: a grid of up to two waves (2 x SMs x
+/// this) starts with griddepcontrol.
+constexpr int64_t kThreadsPerSm = 2048;
 
 bool isKernel(LLVM::LLVMFuncOp func) {
   return !func.isExternal() &&
@@ -116,7 +118,7 @@ StringRef getLaunchedName(gpu::GPUModuleOp module,
 /// Makes `module`'s small kernels grid-dependent and lists them.
 void specialize(gpu::GPUModuleOp module,
                 const llvm::StringMap<int64_t> &launchThreads,
-                StringRef launchedModule) {
+                StringRef launchedModule, int64_t maxThreads) {
   OpBuilder b(module->getContext());
   SmallVector<StringRef> dependent;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -128,7 +130,7 @@ void specialize(gpu::GPUModuleOp module,
     func.walk([&](NVVM::GriddepcontrolOp op) {
       waits |= op.getKind() == NVVM::GridDepActionKind::wait;
     });
-    if (it == launchThreads.end() || it->second > kMaxDependentThreads) {
+    if (it == launchThreads.end() || it->second > maxThreads) {
       func.walk([](NVVM::GriddepcontrolOp op) { op.erase(); });
       continue;
     }
@@ -149,6 +151,9 @@ struct MlxcGridDependentLaunchPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::StringMap<int64_t> launchThreads = getLaunchThreads(module);
+    int64_t maxThreads =
+        2 * kernel::getTargetOr(module, kernel::Backend::Cuda).getSms() *
+        kThreadsPerSm;
     // The host launches the original module; a variant `<module>_<chip>`
     // replaces it in the cubin.
     llvm::StringSet<> names;
@@ -156,7 +161,8 @@ struct MlxcGridDependentLaunchPass final
       names.insert(gpuModule.getName());
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
       if (enable && mlx::getModuleChip(gpuModule) >= 90) {
-        specialize(gpuModule, launchThreads, getLaunchedName(gpuModule, names));
+        specialize(gpuModule, launchThreads, getLaunchedName(gpuModule, names),
+                   maxThreads);
         continue;
       }
       gpuModule.walk([](NVVM::GriddepcontrolOp op) { op.erase(); });

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Cuda/RowReduction.h"
 #include "codegen/Cuda/SplitKeyAttention.h"
 #include "codegen/Kernels/QuantizedProducts.h"
@@ -42,9 +43,10 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlx::kWarpSize;
 
 namespace {
-constexpr int64_t kWarpsPerBlock = 8, kWarpSize = 32;
+constexpr int64_t kWarpsPerBlock = 8;
 /// Values a lane takes at once: 32 of `bits` bits end on a word boundary
 /// for every bit width.
 constexpr int64_t kPack = 32;
@@ -53,9 +55,6 @@ constexpr int64_t kPack = 32;
 constexpr int64_t kSegment = 8, kRowsOfFullSegments = 8;
 /// Sums a lane keeps at most (rows x columns it owns).
 constexpr int64_t kMaxSumsPerLane = 16;
-/// Blocks below which a warp owns fewer columns (two per SM of a large
-/// GPU: the loads of a wave hide each other's latency).
-constexpr int64_t kMinBlocks = 264;
 
 /// Arithmetic on index and float values at one location.
 struct Builder {
@@ -148,11 +147,14 @@ LogicalResult lower(kernel::QuantizedMatmulOp op) {
   ArrayRef<int64_t> leading = memrefType(x).getShape().drop_back();
   const int64_t packs = k / kPack;
 
-  // Columns a warp owns: as many as keep at least kMinBlocks blocks.
+  // Columns a warp owns: as many as keep two blocks per SM (the loads of a
+  // wave hide each other's latency).
+  const int64_t minBlocks =
+      kernel::getTargetOr(op, kernel::Backend::Cuda).getFullGridBlocks();
   int64_t columnsPerWarp = 4;
   while (columnsPerWarp > 1 &&
          (rows * columnsPerWarp > kMaxSumsPerLane ||
-          llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp) < kMinBlocks))
+          llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp) < minBlocks))
     columnsPerWarp /= 2;
   int64_t blocks = llvm::divideCeil(n, kWarpsPerBlock * columnsPerWarp);
   if (blocks > std::numeric_limits<int32_t>::max())

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/Cuda/RowReduction.h"
 #include "codegen/Passes.h"
 
@@ -36,11 +38,11 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlx::kWarpSize;
 using mlir::mlx::emitCombine;
 using mlir::mlx::matchRowReduction;
 using mlir::mlx::RowReduction;
 
-static constexpr int64_t kWarpSize = 32;
 static constexpr int64_t kWarpsPerBlock = 8;
 
 /// Ops allowed in a combiner: associative merges and the comparisons and
@@ -296,7 +298,7 @@ static void rewrite(const RowReduction &r) {
   Value numBlocks = cst(llvm::divideCeil(rows, kWarpsPerBlock));
   auto grid = scf::ParallelOp::create(b, loc, ValueRange{zero},
                                       ValueRange{numBlocks}, ValueRange{one});
-  grid->setAttr("mlxc.row_reduction", b.getUnitAttr());
+  grid->setAttr(mlx::attrs::kRowReduction, b.getUnitAttr());
   b.setInsertionPointToStart(grid.getBody());
   auto threads = scf::ParallelOp::create(
       b, loc, ValueRange{zero, zero},

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/ProductOperands.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,7 +37,7 @@ namespace mlir::mlx {
 
 using namespace mlir;
 
-static constexpr StringLiteral kMatmulFn = "mlxrt_matmul";
+static constexpr StringLiteral kMatmulFn = MLXRT_MATMUL_SYMBOL;
 
 // mlxrt_dtype codes and mlxrt_matmul's flags, as the runtime defines them.
 enum : int32_t {
@@ -766,7 +767,7 @@ static Value convert(linalg::LinalgOp op, func::FuncOp &matmulFn,
   auto address = [&](const MatrixOperand &operand) -> Value {
     auto base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
                                                                operand.buffer);
-    base->setAttr("mlx.device_access", builder.getUnitAttr());
+    base->setAttr(mlx::attrs::kDeviceAccess, builder.getUnitAttr());
     Value ptr =
         arith::IndexCastOp::create(builder, loc, builder.getI64Type(), base);
     if (operand.offset == 0)
@@ -1055,7 +1056,7 @@ static void emitGroup(ArrayRef<MatmulCall> group, ArrayRef<Operation *> moves) {
       const CallOperand &operand = operandOf(m);
       auto base = memref::ExtractAlignedPointerAsIndexOp::create(
           b, loc, operand.buffer);
-      base->setAttr("mlx.device_access", b.getUnitAttr());
+      base->setAttr(mlx::attrs::kDeviceAccess, b.getUnitAttr());
       Value ptr = arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
       if (operand.bytes)
         ptr = arith::AddIOp::create(b, loc, ptr, i64(operand.bytes));

@@ -24,6 +24,7 @@
 
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
+#include "runtime/mlxrt_abi.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -138,7 +139,7 @@ Effects getEffects(Operation *op) {
   op->walk([&](Operation *nested) {
     // Calls of the runtime's prefetch are hints: they touch no data.
     if (auto call = dyn_cast<func::CallOp>(nested);
-        call && call.getCallee() == "mlxrt_prefetch")
+        call && call.getCallee() == MLXRT_PREFETCH_SYMBOL)
       return;
     // Barriers, fences and the dependent-launch controls order accesses
     // within the program's stream; they touch no data of their own.

@@ -1,5 +1,6 @@
 //===- RowChain.cpp - chains of row ops on the CUDA path ------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Cuda/RowChain.h"
 #include "codegen/ShapeUtils.h"
 
@@ -13,6 +14,7 @@
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+using mlx::kWarpSize;
 using mlir::mlx::Chain;
 using mlir::mlx::ChainOp;
 using mlir::mlx::dropUnitDims;
@@ -481,7 +483,6 @@ Value mlx::emitWarpsTotal(OpBuilder &b, Location loc, const RowReduction &r,
                           Value warpTotal, Value tid, int64_t warps,
                           Value workgroup, int64_t firstSlot,
                           int64_t blockWarps) {
-  constexpr int64_t kWarpSize = 32;
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };

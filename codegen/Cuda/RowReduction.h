@@ -1,5 +1,4 @@
-//===- RowReduction.h - row reductions of the CUDA path ------------*- C++
-//-*-===//
+//===- RowReduction.h - row reductions of the CUDA path ---------*- C++ -*-===//
 //
 // The matcher shared by mlxc-map-row-reductions (a reduction alone, one warp
 // per row), mlxc-fuse-row-kernels (a chain of reductions and elementwise

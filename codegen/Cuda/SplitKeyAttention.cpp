@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Cuda/SplitKeyAttention.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/Cuda/AttentionCacheCopy.h"
 
 #include "Kernel/AttentionShapes.h"
@@ -271,7 +272,7 @@ LogicalResult mlx::lowerSplitKeyAttention(kernel::AttentionOp op,
       return Value();
     auto address = [&](Value buffer) -> Value {
       auto op = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-      op->setAttr("mlx.address_only", b.getUnitAttr());
+      op->setAttr(mlx::attrs::kAddressOnly, b.getUnitAttr());
       return op;
     };
     Value from = address(copy->source), to = address(cache);

@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Cuda/Arch.h"
 #include "codegen/Cuda/RowChain.h"
 #include "codegen/Passes.h"
 #include "codegen/ProductOperands.h"
@@ -61,6 +62,7 @@ namespace mlir::mlx {
 } // namespace mlir::mlx
 
 using namespace mlir;
+using mlx::kWarpSize;
 
 namespace {
 constexpr int64_t kMaxRows = 4;
@@ -76,8 +78,7 @@ constexpr int64_t kMaxRowsPerStep = 8;
 /// 2026-12-03, Nsight Compute: 2.3-3.2 TB/s in blocks of one step (32 KB),
 /// 2.0-3.7 in blocks of four steps (128 KB; up to 2.9 waves), 2.6-4.0 in
 /// one wave of 240-258 blocks; W8 0.186 ms with them in cuBLASLt, 0.160 in
-/// one wave.
-constexpr int64_t kMinBlocks = 264;
+/// one wave. The wave is the target's getFullGridBlocks (264 on 132 SMs).
 /// Chunks above which a thread takes more steps (each tile's last block
 /// adds up every chunk).
 constexpr int64_t kMaxChunks = 64;
@@ -87,7 +88,6 @@ constexpr int64_t kMaxChunks = 64;
 /// block's sum (256 blocks of one row per thread took 8.8 us for 1 MB on
 /// the H200, 2026-12-02).
 constexpr int64_t kMinBlockBytes = 16 << 10;
-constexpr int64_t kWarpSize = 32;
 /// A prologue's strided pass over the row is unrolled up to this many
 /// elements a thread (their loads in flight at once), else a loop.
 constexpr int64_t kMaxUnrolledPrologue = 16;
@@ -110,6 +110,7 @@ struct Plan {
   int64_t steps;
   int64_t tiles;  ///< blocks along the columns
   int64_t chunks; ///< S: blocks along k
+  int64_t wave;   ///< blocks that fill the GPU (the target's)
 };
 
 /// Whether `w` (rank >= 2) can be read `width` columns at a time with one
@@ -147,18 +148,18 @@ void planChunks(Plan &plan, int64_t tiles) {
   // thread's rows are better loaded at once than in more steps.
   int64_t blockBytesPerRow = kThreads * plan.width * plan.elementBytes;
   while (plan.unroll > 1 &&
-         tiles * chunksFor(plan.unroll) * plan.batch < kMinBlocks &&
+         tiles * chunksFor(plan.unroll) * plan.batch < plan.wave &&
          chunksFor(plan.unroll / 2) <= kMaxChunks &&
          blockBytesPerRow * (plan.unroll / 2) >= kMinBlockBytes)
     plan.unroll /= 2;
   plan.steps = 1;
   while (chunksFor(plan.unroll * plan.steps) > kMaxChunks)
     ++plan.steps;
-  // A grid of more than one wave (kMinBlocks) takes more steps until it is
+  // A grid of more than one wave takes more steps until it is
   // one: the blocks then end together rather than in a partial last wave,
   // and each thread's next step loads while its current one adds.
   while (tiles * chunksFor(plan.unroll * plan.steps) * plan.batch >
-             kMinBlocks &&
+             plan.wave &&
          chunksFor(plan.unroll * plan.steps) > 1)
     ++plan.steps;
   plan.rows = plan.unroll * plan.steps;
@@ -179,6 +180,8 @@ std::optional<Plan> planProduct(linalg::LinalgOp op) {
       cast<FloatType>(acc).getWidth() > 32)
     return std::nullopt;
   Plan plan;
+  plan.wave =
+      kernel::getTargetOr(op, kernel::Backend::Cuda).getFullGridBlocks();
   plan.batch = batched ? cType.getDimSize(0) : 1;
   plan.m = cType.getDimSize(cType.getRank() - 2);
   plan.n = cType.getDimSize(cType.getRank() - 1);

@@ -1,6 +1,7 @@
 //===- TileParallelLoops.cpp - the mlxc-tile-parallel-loops pass ----------===//
 
 #include "codegen/Passes.h"
+#include "Mlx/MlxAttributes.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -29,7 +30,7 @@ struct MlxcTileParallelLoopsPass final
     SmallVector<scf::ParallelOp> outermost;
     getOperation()->walk([&](scf::ParallelOp op) {
       if (!op->getParentOfType<scf::ParallelOp>() &&
-          !op->hasAttr("mlxc.row_reduction"))
+          !op->hasAttr(mlx::attrs::kRowReduction))
         outermost.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -1,5 +1,4 @@
-//===- WarpMatrix.h - warp-wide matrix ops shared by CUDA passes -*- C++
-//-*-===//
+//===- WarpMatrix.h - warp-wide matrix ops shared by CUDA passes ----------===//
 //
 // Kernels that use tensor cores call `mlxc_mma_m16n8k16_<type>`, a function
 // the kernel module declares; mlxc-warp-matrix-ops defines it for each

@@ -1,6 +1,7 @@
 //===- EntryPoint.cpp - the C entry point of a compiled graph -------------===//
 
 #include "codegen/Host/EntryPoint.h"
+#include "Mlx/MlxAttributes.h"
 
 #include "Mlx/TypePromotion.h"
 
@@ -153,7 +154,7 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
     spec.dtype = tensor.getElementType();
     spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
     // complex64 arrays travel as float32 (real, imaginary) pairs.
-    if (auto dtype = attrs ? attrs.getAs<StringAttr>("mlx.dtype") : nullptr) {
+    if (auto dtype = attrs ? attrs.getAs<StringAttr>(mlx::attrs::kDtype) : nullptr) {
       if (dtype.getValue() != "complex64" || !spec.dtype.isF32() ||
           spec.shape.empty() || spec.shape.back() != 2)
         return func.emitError()
@@ -164,7 +165,7 @@ FailureOr<ProgramSignature> mlx::getProgramSignature(func::FuncOp func) {
       spec.dtype = ComplexType::get(spec.dtype);
       spec.shape.pop_back();
     }
-    StringAttr name = attrs ? attrs.getAs<StringAttr>("mlx.name") : nullptr;
+    StringAttr name = attrs ? attrs.getAs<StringAttr>(mlx::attrs::kName) : nullptr;
     spec.name =
         name ? name.str()
              : ((kind == "argument" ? "arg" : "out") + Twine(index)).str();
@@ -397,12 +398,12 @@ LogicalResult mlx::addEntryPoint(ModuleOp module,
     auto voidType =
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {});
     auto declared =
-        module.lookupSymbol<LLVM::LLVMFuncOp>("mlxrt_graph_capturable");
+        module.lookupSymbol<LLVM::LLVMFuncOp>(MLXRT_GRAPH_CAPTURABLE_SYMBOL);
     if (!declared) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
       declared =
-          LLVM::LLVMFuncOp::create(b, loc, "mlxrt_graph_capturable", voidType);
+          LLVM::LLVMFuncOp::create(b, loc, MLXRT_GRAPH_CAPTURABLE_SYMBOL, voidType);
     }
     LLVM::CallOp::create(b, loc, declared, ValueRange{});
   }

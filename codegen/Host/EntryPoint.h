@@ -49,7 +49,7 @@ struct ProgramSignature {
   /// The text of `mlxc_program_signature`.
   std::string str() const;
 
-  /// Records a graph function's `mlxc.in_place` plan (per out-parameter,
+  /// Records a graph function's `mlx.in_place` plan (per out-parameter,
   /// the argument index of the input it may share, or -1).
   void setInPlace(enum Variant variant, ArrayRef<int64_t> plan);
 };

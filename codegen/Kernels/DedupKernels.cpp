@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "Mlx/MlxAttributes.h"
 #include "codegen/Target/SplitCompile.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -83,7 +84,7 @@ struct MlxcDedupKernelsPass final
   void dedupCpuKernels(ModuleOp module) {
     SmallVector<SymbolOpInterface> kernels;
     for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr("mlx.cpu_kernel"))
+      if (func->hasAttr(mlx::attrs::kCpuKernel))
         kernels.push_back(func);
     DenseMap<StringAttr, StringAttr> replacement = findDuplicates(kernels);
     if (replacement.empty())

@@ -1,5 +1,4 @@
-//===- KernelGraph.h - the kernel graph as Graphviz ---------------*- C++
-//-*-===//
+//===- KernelGraph.h - the kernel graph as Graphviz -------------*- C++ -*-===//
 
 #ifndef MLXC_CODEGEN_KERNELS_KERNELGRAPH_H
 #define MLXC_CODEGEN_KERNELS_KERNELGRAPH_H

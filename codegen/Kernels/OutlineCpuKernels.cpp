@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "Mlx/MlxAttributes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -206,9 +207,9 @@ static void outline(ArrayRef<Operation *> ops, func::FuncOp parent,
                                    (parent.getSymName() + "_kernel").str(),
                                    b.getFunctionType(types, {}));
   func.setPrivate();
-  func->setAttr("mlx.cpu_kernel", b.getUnitAttr());
+  func->setAttr(mlx::attrs::kCpuKernel, b.getUnitAttr());
   // What it computes: named in its symbol once it is compiled apart.
-  func->setAttr("mlx.kernel_name", b.getStringAttr(describeKernel(ops)));
+  func->setAttr(mlx::attrs::kKernelName, b.getStringAttr(describeKernel(ops)));
   // Local to its object (func-to-llvm makes every function external).
   func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                     b.getContext(), LLVM::Linkage::Internal));
@@ -250,7 +251,7 @@ struct MlxcOutlineCpuKernelsPass final
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> graphs;
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() && !func->hasAttr("mlx.cpu_kernel"))
+      if (!func.isExternal() && !func->hasAttr(mlx::attrs::kCpuKernel))
         graphs.push_back(func);
     for (func::FuncOp graph : graphs)
       for (Block &block : graph.getBody())

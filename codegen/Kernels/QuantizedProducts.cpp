@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Kernels/QuantizedProducts.h"
+
+#include "Kernel/Target.h"
 #include "codegen/MlxToLinalg/MlxToLinalg.h"
 #include "codegen/Passes.h"
 
@@ -20,8 +22,8 @@ namespace mlir::mlx {
 using namespace mlir;
 
 bool mlx::canLowerQuantizedProduct(kernel::QuantizedMatmulOp op,
-                                   StringRef target) {
-  if (target != "cuda" || op.getNumResults() != 1)
+                                   kernel::TargetAttr target) {
+  if (!target.isCuda() || op.getNumResults() != 1)
     return false;
   auto elementOf = [](Value v) {
     return cast<ShapedType>(v.getType()).getElementType();
@@ -39,11 +41,8 @@ struct MlxcQuantizedProductsPass final
     : mlx::impl::MlxcQuantizedProductsBase<MlxcQuantizedProductsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (target != "cpu" && target != "cuda") {
-      getOperation().emitError() << "mlxc-quantized-products: unknown target '"
-                                 << target << "' (cpu or cuda)";
-      return signalPassFailure();
-    }
+    kernel::TargetAttr target =
+        kernel::getTargetOr(getOperation(), kernel::Backend::Cpu);
     SmallVector<kernel::QuantizedMatmulOp> products;
     getOperation()->walk([&](kernel::QuantizedMatmulOp op) {
       if (op.getNumResults() == 1 && !mlx::canLowerQuantizedProduct(op, target))

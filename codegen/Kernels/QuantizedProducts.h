@@ -11,8 +11,6 @@
 
 #include "Kernel/KernelOps.h"
 
-#include "llvm/ADT/StringRef.h"
-
 namespace mlir::mlx {
 
 /// Rows of x up to which the CUDA kernel that reads the packed words once
@@ -22,10 +20,10 @@ namespace mlir::mlx {
 /// on the tensor cores.
 constexpr int64_t kMaxQuantizedRows = 16;
 
-/// Whether `target` ("cpu" or "cuda") lowers `op` as one kernel over its
-/// packed words; otherwise it is dequantized into a matrix first.
+/// Whether `target` lowers `op` as one kernel over its packed words;
+/// otherwise it is dequantized into a matrix first.
 bool canLowerQuantizedProduct(kernel::QuantizedMatmulOp op,
-                              llvm::StringRef target);
+                              kernel::TargetAttr target);
 
 } // namespace mlir::mlx
 

@@ -91,29 +91,30 @@ static std::optional<QuantizationMode> getQuantizationMode(Operation *op) {
   return std::nullopt;
 }
 
-bool mlx::hasLinalgLowering(Operation *op) {
+/// The ops some pattern of `patterns` is rooted at.
+static llvm::DenseSet<OperationName>
+getRootOps(RewritePatternSet &patterns) {
+  llvm::DenseSet<OperationName> roots;
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns())
+    if (std::optional<OperationName> root = pattern->getRootKind())
+      roots.insert(*root);
+  return roots;
+}
+
+/// Whether a pattern lowers `op`: one rooted at its op (the patterns are the
+/// list), or the elementwise one that takes any op ScalarOps knows.
+static bool hasLinalgLowering(Operation *op,
+                              const llvm::DenseSet<OperationName> &lowered) {
   // Quantizing lowers in affine mode only (fp4/fp8 rounding is not
   // written); dequantizing and the quantized products in every mode.
   if (std::optional<QuantizationMode> mode = getQuantizationMode(op))
     return *mode == QuantizationMode::affine;
-  if (isa<DequantizeOp, QuantizedMatmulOp, GatherQmmOp>(op))
-    return true;
   // Bool has no fixed byte pattern to reinterpret.
   if (auto view = dyn_cast<ViewOp>(op))
     return !view.getX().getType().getElementType().isInteger(1) &&
            !view.getType().getElementType().isInteger(1);
-  return isElementwiseOp(op) ||
-         isa<ConstantOp, FullOp, ArangeOp, BroadcastToOp, ReshapeOp,
-             ExpandDimsOp, SqueezeOp, FlattenOp, UnflattenOp, TransposeOp,
-             SliceOp, SliceUpdateOp, DynamicSliceOp, DynamicSliceUpdateOp,
-             ConcatenateOp, SplitOp, PadOp, GatherOp, TakeAlongAxisOp,
-             AsStridedOp, SumOp, ProdOp, MaxOp, MinOp, AllOp, AnyOp, ArgmaxOp,
-             ArgminOp, CumsumOp, CumprodOp, CummaxOp, CumminOp, MatmulOp,
-             GatherMmOp, ConvGeneralOp, ScatterOp, ScatterAddOp, ScatterProdOp,
-             ScatterMaxOp, ScatterMinOp, PutAlongAxisOp, ScatterAddAxisOp,
-             SortOp, ArgsortOp, PartitionOp, ArgpartitionOp, SearchSortedOp,
-             HadamardOp, InverseOp, CholeskyOp, QrOp, EigvalshOp, SvdvalsOp,
-             RandomBitsOp, RopeOp>(op);
+  return isElementwiseOp(op) || lowered.contains(op->getName());
 }
 
 namespace {
@@ -130,6 +131,11 @@ struct ConvertMlxToLinalgPass final
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
+    llvm::DenseSet<OperationName> lowered = getRootOps(patterns);
+    // The composite ops are those mlx-decompose rewrites.
+    RewritePatternSet decompositions(ctx);
+    populateMlxDecomposePatterns(decompositions);
+    llvm::DenseSet<OperationName> composites = getRootOps(decompositions);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, kernel::KernelDialect,
@@ -153,9 +159,8 @@ struct ConvertMlxToLinalgPass final
           auto attention = dyn_cast<ScaledDotProductAttentionOp>(op);
           if (attention && canFormAttentionKernel(attention))
             return;
-          if (isa<SoftmaxOp, LogsumexpOp, RmsNormOp, LayerNormOp,
-                  ScaledDotProductAttentionOp, AddmmOp, DivmodOp,
-                  BlockMaskedMmOp, MaskedScatterOp>(op)) {
+          if (composites.contains(op->getName()) &&
+              (attention || !hasLinalgLowering(op, lowered))) {
             op->emitOpError() << "is a composite op; run mlx-decompose before "
                                  "convert-mlx-to-linalg";
             unsupported = true;
@@ -170,7 +175,7 @@ struct ConvertMlxToLinalgPass final
             unsupported = true;
             return;
           }
-          if (!hasLinalgLowering(op)) {
+          if (!hasLinalgLowering(op, lowered)) {
             op->emitOpError()
                 << "has no lowering in mlxc's code generator (it "
                    "lowers elementwise, creation, layout, gather, "

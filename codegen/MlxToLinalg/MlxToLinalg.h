@@ -1,5 +1,4 @@
-//===- MlxToLinalg.h - lowering of mlx ops to linalg -------------*- C++
-//-*-===//
+//===- MlxToLinalg.h - lowering of mlx ops to linalg ------------*- C++ -*-===//
 //
 // mlx ops on tensors become linalg/tensor/arith/math ops on tensors of
 // signless storage types. Patterns are grouped by op family, one file each.
@@ -48,9 +47,6 @@ void populateMlxRopeToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMlxRandomToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
-
-/// Whether convert-mlx-to-linalg has a pattern for `op`.
-bool hasLinalgLowering(Operation *op);
 
 /// All of the above.
 void populateMlxToLinalgConversionPatterns(const TypeConverter &converter,

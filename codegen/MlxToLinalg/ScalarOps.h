@@ -1,5 +1,4 @@
-//===- ScalarOps.h - MLX's scalar semantics in arith/math --------*- C++
-//-*-===//
+//===- ScalarOps.h - MLX's scalar semantics in arith/math -------*- C++ -*-===//
 //
 // The element-level meaning of every elementwise mlx op, emitted with arith
 // and math ops on signless values. MLX dtypes are tracked beside the values,

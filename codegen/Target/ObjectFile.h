@@ -1,5 +1,4 @@
-//===- ObjectFile.h - LLVM IR and object files for the host -------*- C++
-//-*-===//
+//===- ObjectFile.h - LLVM IR and object files for the host -----*- C++ -*-===//
 
 #ifndef MLXC_CODEGEN_TARGET_OBJECTFILE_H
 #define MLXC_CODEGEN_TARGET_OBJECTFILE_H

@@ -1,6 +1,7 @@
 //===- SplitCompile.cpp - kernels compiled apart, cached, in parallel -----===//
 
 #include "codegen/Target/SplitCompile.h"
+#include "Mlx/MlxAttributes.h"
 
 #include "codegen/Target/CacheStore.h"
 #include "codegen/Target/ObjectFile.h"
@@ -101,7 +102,7 @@ SmallVector<CompileUnit> mlx::extractKernelUnits(ModuleOp module,
   SymbolTable symbols(module);
   SmallVector<LLVM::LLVMFuncOp> kernels;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-    if (func->hasAttr("mlx.cpu_kernel") && !func.isExternal())
+    if (func->hasAttr(mlx::attrs::kCpuKernel) && !func.isExternal())
       kernels.push_back(func);
 
   SmallVector<CompileUnit> units;
@@ -135,7 +136,7 @@ SmallVector<CompileUnit> mlx::extractKernelUnits(ModuleOp module,
     // reads as the graph; the hash keeps equal names of unequal kernels
     // apart.
     std::string what;
-    if (auto attr = kernel->getAttrOfType<StringAttr>("mlx.kernel_name"))
+    if (auto attr = kernel->getAttrOfType<StringAttr>(mlx::attrs::kKernelName))
       what = attr.getValue().str() + "_";
     auto name = StringAttr::get(ctx, "mlxc_k_" + what + hash.substr(0, 24));
     copy.setSymNameAttr(name);

@@ -1,5 +1,4 @@
-//===- SplitCompile.h - kernels compiled apart, cached, in parallel -*- C++
-//-*-===//
+//===- SplitCompile.h - kernels compiled apart, cached, in parallel -------===//
 //
 // The CPU variant's kernels (functions marked `mlx.cpu_kernel`) leave the
 // host module before LLVM sees it: each becomes a small module of its own,

@@ -1,17 +1,23 @@
 //===- KernelOps.cpp - kernel dialect ------------------------------------===//
 
 #include "Kernel/KernelOps.h"
+#include "Kernel/Target.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::kernel;
 
 #include "Kernel/KernelDialect.cpp.inc"
 #include "Kernel/KernelEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "Kernel/KernelAttrs.cpp.inc"
 
 namespace {
 /// kernel.attention reads its query, key, value, mask and sinks and writes
@@ -88,6 +94,10 @@ struct QuantizedMatmulBufferization
 } // namespace
 
 void KernelDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Kernel/KernelAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "Kernel/KernelOps.cpp.inc"
@@ -95,6 +105,34 @@ void KernelDialect::initialize() {
   AttentionOp::attachInterface<AttentionBufferization>(*getContext());
   QuantizedMatmulOp::attachInterface<QuantizedMatmulBufferization>(
       *getContext());
+}
+
+LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  // The tags of inlined regions (mlxc-inline-kernels).
+  if (attr.getName() == kKernelIdAttr) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << "'" << kKernelIdAttr
+                             << "' must be an integer";
+    return success();
+  }
+  if (attr.getName() == kKernelStrategyAttr) {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!name || !symbolizeStrategy(name.getValue()))
+      return op->emitError() << "'" << kKernelStrategyAttr
+                             << "' must name a kernel strategy";
+    return success();
+  }
+  if (attr.getName() != kTargetAttrName)
+    return op->emitError() << "unknown kernel dialect attribute '"
+                           << attr.getName() << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' belongs on a builtin.module";
+  if (!isa<TargetAttr>(attr.getValue()))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' must be a #kernel.target";
+  return success();
 }
 
 #define GET_OP_CLASSES

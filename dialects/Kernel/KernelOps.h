@@ -1,5 +1,4 @@
-//===- KernelOps.h - kernel dialect --------------------------------*- C++
-//-*-===//
+//===- KernelOps.h - kernel dialect -----------------------------*- C++ -*-===//
 //
 // Kernel regions: the output of mlxc's kernel-formation stage.
 //
@@ -17,6 +16,9 @@
 
 #include "Kernel/KernelDialect.h.inc"
 #include "Kernel/KernelEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Kernel/KernelAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "Kernel/KernelOps.h.inc"

@@ -9,6 +9,7 @@
 #ifndef KERNEL_OPS_TD
 #define KERNEL_OPS_TD
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
@@ -25,7 +26,13 @@ def Kernel_Dialect : Dialect {
     (`mlxc --emit=kernels`). Before bufferization `mlxc-inline-kernels`
     inlines the regions and leaves each op tagged with its kernel, which the
     CUDA lowering follows.
+
+    The module's `kernel.target` attribute (`#kernel.target<...>`) names
+    the machine it is compiled for; every pass that depends on the target
+    reads it there (`kernel::getTarget`).
   }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 def Kernel_Strategy : I32EnumAttr<"Strategy", "how a kernel region is lowered", [
@@ -38,6 +45,66 @@ def Kernel_Strategy : I32EnumAttr<"Strategy", "how a kernel region is lowered", 
     I32EnumAttrCase<"QuantizedProduct", 6, "quantized_product">
   ]> {
   let cppNamespace = "::mlir::kernel";
+}
+
+def Kernel_Backend : I32EnumAttr<"Backend", "the code a target runs", [
+    I32EnumAttrCase<"Cpu", 0, "cpu">,
+    I32EnumAttrCase<"Cuda", 1, "cuda">
+  ]> {
+  let cppNamespace = "::mlir::kernel";
+  let genSpecializedAttr = 0;
+}
+
+def Kernel_TargetAttr : AttrDef<Kernel_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the machine a module is compiled for";
+  let description = [{
+    Set on the module as `kernel.target` by `mlxc` (and `mlx-opt
+    --mlxc-attach-target`) from `--target` and `--gpu-arch`, before any
+    lowering; kernel formation and the CUDA lowering read it instead of
+    options of their own.
+
+    - `backend`: `cpu` or `cuda`.
+    - `arch` (CUDA): the architecture of the cubin, `sm_75` or newer
+      (`sm_90a` for that chip only); `sm_70` (the default) means PTX only.
+      From `sm_80` on, kernels are also lowered for that chip (native bf16
+      conversions, attention kernels); from `sm_90` on, grid-dependent
+      launches and thread-block clusters.
+    - `sms`: streaming multiprocessors that grids are sized for (132, the
+      H100's and the H200's, by default).
+    - `max_cluster`: thread-block clusters of up to that many blocks for
+      rows too long for one block (sm_90 and newer); 0: none.
+
+    ```mlir
+    module attributes {kernel.target = #kernel.target<backend = cuda,
+                                                      arch = "sm_90",
+                                                      max_cluster = 8>} {}
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Kernel_Backend>:$backend,
+    StringRefParameter<"the cubin's architecture", "\"sm_70\"">:$arch,
+    DefaultValuedParameter<"int64_t", "132">:$sms,
+    DefaultValuedParameter<"int64_t", "0">:$max_cluster
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isCuda() const { return getBackend() == Backend::Cuda; }
+    /// 90 for sm_90 and sm_90a; 70 without a cubin.
+    unsigned getChip() const;
+    /// Whether a cubin is built for `arch` (beside the sm_70 PTX).
+    bool hasCubin() const { return isCuda() && getArch() != "sm_70"; }
+    /// The chip the kernels are lowered again for (sm_80 and newer), or "".
+    ::llvm::StringRef getVariantChip() const {
+      return isCuda() && getChip() >= 80 ? getArch() : "";
+    }
+    /// Whether attention runs as one kernel (kernel.attention): bf16
+    /// arithmetic and tensor cores of sm_80 and newer.
+    bool hasAttentionKernels() const { return !getVariantChip().empty(); }
+    /// Blocks that fill the GPU twice over: fewer leave SMs idle.
+    int64_t getFullGridBlocks() const { return 2 * getSms(); }
+  }];
 }
 
 class Kernel_Op<string mnemonic, list<Trait> traits = []>

@@ -32,6 +32,10 @@ def Mlx_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // The discardable attributes of dialects/Mlx/MlxAttributes.h.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -142,7 +146,14 @@ def Mlx_InferTypeOpAdaptor : TraitList<[
 //===----------------------------------------------------------------------===//
 
 class Mlx_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Mlx_Dialect, mnemonic, traits>;
+    : Op<Mlx_Dialect, mnemonic, traits> {
+  /// The MLX primitive (its C++ class name, as an .mlxfn names it) that the
+  /// importer maps to this op one to one: the node's inputs become the
+  /// operands, its recorded types the results, and the primitive has no
+  /// state. Empty: the importer builds the op its own way, if at all.
+  /// (dialects/Mlx/gen_primitives.py makes the importer's table of them.)
+  string mlxPrimitive = "";
+}
 
 /// Ops whose result types come from operands and attributes; each such op
 /// defines `inferReturnTypes(context, loc, adaptor, types)` in C++ (in the file

@@ -1,5 +1,4 @@
-//===- MlxDialect.h - mlx dialect ---------------------------------*- C++
-//-*-===//
+//===- MlxDialect.h - mlx dialect -------------------------------*- C++ -*-===//
 //
 // The mlx dialect: array graphs with MLX's semantics.
 //

@@ -1,5 +1,4 @@
-//===- MlxOps.h - mlx dialect ops ---------------------------------*- C++
-//-*-===//
+//===- MlxOps.h - mlx dialect ops -------------------------------*- C++ -*-===//
 //
 // Op classes generated from MlxOps.td, and the helpers their type inference
 // uses.

@@ -16,15 +16,24 @@ include "MlxBase.td"
 //===----------------------------------------------------------------------===//
 
 def Mlx_AbsOp : Mlx_UnaryOp<"abs", Mlx_PromoteDtype, "abs"> {
+  let mlxPrimitive = "Abs";
   let hasFolder = 1;
 }
 def Mlx_NegativeOp : Mlx_UnaryOp<"negative", Mlx_NumericDtype, "negative"> {
+  let mlxPrimitive = "Negative";
   let hasFolder = 1;
 }
-def Mlx_SignOp : Mlx_UnaryOp<"sign", Mlx_PromoteDtype, "sign">;
-def Mlx_FloorOp : Mlx_UnaryOp<"floor", Mlx_PromoteDtype, "floor">;
-def Mlx_CeilOp : Mlx_UnaryOp<"ceil", Mlx_PromoteDtype, "ceil">;
+def Mlx_SignOp : Mlx_UnaryOp<"sign", Mlx_PromoteDtype, "sign"> {
+  let mlxPrimitive = "Sign";
+}
+def Mlx_FloorOp : Mlx_UnaryOp<"floor", Mlx_PromoteDtype, "floor"> {
+  let mlxPrimitive = "Floor";
+}
+def Mlx_CeilOp : Mlx_UnaryOp<"ceil", Mlx_PromoteDtype, "ceil"> {
+  let mlxPrimitive = "Ceil";
+}
 def Mlx_RoundOp : Mlx_UnaryOp<"round", Mlx_PromoteDtype, "round"> {
+  let mlxPrimitive = "Round";
   let description = [{
     Rounds half to even, as MLX's `mx.round` with `decimals=0` (MLX lowers
     other `decimals` to multiply/round/divide).
@@ -36,30 +45,70 @@ def Mlx_RoundOp : Mlx_UnaryOp<"round", Mlx_PromoteDtype, "round"> {
 }
 def Mlx_SqrtOp : Mlx_UnaryOp<"sqrt", Mlx_FloatDtype, "sqrt">;
 def Mlx_RsqrtOp : Mlx_UnaryOp<"rsqrt", Mlx_FloatDtype, "rsqrt">;
-def Mlx_SquareOp : Mlx_UnaryOp<"square", Mlx_PromoteDtype, "square">;
-def Mlx_ExpOp : Mlx_UnaryOp<"exp", Mlx_FloatDtype, "exp">;
-def Mlx_Expm1Op : Mlx_UnaryOp<"expm1", Mlx_FloatDtype, "expm1">;
+def Mlx_SquareOp : Mlx_UnaryOp<"square", Mlx_PromoteDtype, "square"> {
+  let mlxPrimitive = "Square";
+}
+def Mlx_ExpOp : Mlx_UnaryOp<"exp", Mlx_FloatDtype, "exp"> {
+  let mlxPrimitive = "Exp";
+}
+def Mlx_Expm1Op : Mlx_UnaryOp<"expm1", Mlx_FloatDtype, "expm1"> {
+  let mlxPrimitive = "Expm1";
+}
 def Mlx_LogOp : Mlx_UnaryOp<"log", Mlx_FloatDtype, "log">;
 def Mlx_Log2Op : Mlx_UnaryOp<"log2", Mlx_FloatDtype, "log2">;
 def Mlx_Log10Op : Mlx_UnaryOp<"log10", Mlx_FloatDtype, "log10">;
-def Mlx_Log1pOp : Mlx_UnaryOp<"log1p", Mlx_FloatDtype, "log1p">;
-def Mlx_SinOp : Mlx_UnaryOp<"sin", Mlx_FloatDtype, "sin">;
-def Mlx_CosOp : Mlx_UnaryOp<"cos", Mlx_FloatDtype, "cos">;
-def Mlx_TanOp : Mlx_UnaryOp<"tan", Mlx_FloatDtype, "tan">;
-def Mlx_SinhOp : Mlx_UnaryOp<"sinh", Mlx_FloatDtype, "sinh">;
-def Mlx_CoshOp : Mlx_UnaryOp<"cosh", Mlx_FloatDtype, "cosh">;
-def Mlx_TanhOp : Mlx_UnaryOp<"tanh", Mlx_FloatDtype, "tanh">;
-def Mlx_ArcsinOp : Mlx_UnaryOp<"arcsin", Mlx_FloatDtype, "arcsin">;
-def Mlx_ArccosOp : Mlx_UnaryOp<"arccos", Mlx_FloatDtype, "arccos">;
-def Mlx_ArctanOp : Mlx_UnaryOp<"arctan", Mlx_FloatDtype, "arctan">;
-def Mlx_ArcsinhOp : Mlx_UnaryOp<"arcsinh", Mlx_FloatDtype, "arcsinh">;
-def Mlx_ArccoshOp : Mlx_UnaryOp<"arccosh", Mlx_FloatDtype, "arccosh">;
-def Mlx_ArctanhOp : Mlx_UnaryOp<"arctanh", Mlx_FloatDtype, "arctanh">;
-def Mlx_SigmoidOp : Mlx_UnaryOp<"sigmoid", Mlx_FloatDtype, "sigmoid">;
-def Mlx_ErfOp : Mlx_UnaryOp<"erf", Mlx_FloatDtype, "erf">;
-def Mlx_ErfinvOp : Mlx_UnaryOp<"erfinv", Mlx_FloatDtype, "erfinv">;
+def Mlx_Log1pOp : Mlx_UnaryOp<"log1p", Mlx_FloatDtype, "log1p"> {
+  let mlxPrimitive = "Log1p";
+}
+def Mlx_SinOp : Mlx_UnaryOp<"sin", Mlx_FloatDtype, "sin"> {
+  let mlxPrimitive = "Sin";
+}
+def Mlx_CosOp : Mlx_UnaryOp<"cos", Mlx_FloatDtype, "cos"> {
+  let mlxPrimitive = "Cos";
+}
+def Mlx_TanOp : Mlx_UnaryOp<"tan", Mlx_FloatDtype, "tan"> {
+  let mlxPrimitive = "Tan";
+}
+def Mlx_SinhOp : Mlx_UnaryOp<"sinh", Mlx_FloatDtype, "sinh"> {
+  let mlxPrimitive = "Sinh";
+}
+def Mlx_CoshOp : Mlx_UnaryOp<"cosh", Mlx_FloatDtype, "cosh"> {
+  let mlxPrimitive = "Cosh";
+}
+def Mlx_TanhOp : Mlx_UnaryOp<"tanh", Mlx_FloatDtype, "tanh"> {
+  let mlxPrimitive = "Tanh";
+}
+def Mlx_ArcsinOp : Mlx_UnaryOp<"arcsin", Mlx_FloatDtype, "arcsin"> {
+  let mlxPrimitive = "ArcSin";
+}
+def Mlx_ArccosOp : Mlx_UnaryOp<"arccos", Mlx_FloatDtype, "arccos"> {
+  let mlxPrimitive = "ArcCos";
+}
+def Mlx_ArctanOp : Mlx_UnaryOp<"arctan", Mlx_FloatDtype, "arctan"> {
+  let mlxPrimitive = "ArcTan";
+}
+def Mlx_ArcsinhOp : Mlx_UnaryOp<"arcsinh", Mlx_FloatDtype, "arcsinh"> {
+  let mlxPrimitive = "ArcSinh";
+}
+def Mlx_ArccoshOp : Mlx_UnaryOp<"arccosh", Mlx_FloatDtype, "arccosh"> {
+  let mlxPrimitive = "ArcCosh";
+}
+def Mlx_ArctanhOp : Mlx_UnaryOp<"arctanh", Mlx_FloatDtype, "arctanh"> {
+  let mlxPrimitive = "ArcTanh";
+}
+def Mlx_SigmoidOp : Mlx_UnaryOp<"sigmoid", Mlx_FloatDtype, "sigmoid"> {
+  let mlxPrimitive = "Sigmoid";
+}
+def Mlx_ErfOp : Mlx_UnaryOp<"erf", Mlx_FloatDtype, "erf"> {
+  let mlxPrimitive = "Erf";
+}
+def Mlx_ErfinvOp : Mlx_UnaryOp<"erfinv", Mlx_FloatDtype, "erfinv"> {
+  let mlxPrimitive = "ErfInv";
+}
 def Mlx_LogicalNotOp : Mlx_UnaryOp<"logical_not", Mlx_BoolDtype,
-                                   "logical_not">;
+                                   "logical_not"> {
+  let mlxPrimitive = "LogicalNot";
+}
 def Mlx_BitwiseInvertOp : Mlx_UnaryOp<"bitwise_invert", Mlx_IntegerDtype,
                                       "bitwise_invert">;
 
@@ -68,19 +117,27 @@ def Mlx_BitwiseInvertOp : Mlx_UnaryOp<"bitwise_invert", Mlx_IntegerDtype,
 //===----------------------------------------------------------------------===//
 
 def Mlx_AddOp : Mlx_BinaryOp<"add", Mlx_PromoteDtype, "add", [Commutative]> {
+  let mlxPrimitive = "Add";
   let hasFolder = 1;
 }
 def Mlx_SubtractOp : Mlx_BinaryOp<"subtract", Mlx_PromoteDtype, "subtract"> {
+  let mlxPrimitive = "Subtract";
   let hasFolder = 1;
 }
 def Mlx_MultiplyOp : Mlx_BinaryOp<"multiply", Mlx_PromoteDtype, "multiply",
                                   [Commutative]> {
+  let mlxPrimitive = "Multiply";
   let hasFolder = 1;
 }
-def Mlx_DivideOp : Mlx_BinaryOp<"divide", Mlx_FloatDtype, "divide">;
+def Mlx_DivideOp : Mlx_BinaryOp<"divide", Mlx_FloatDtype, "divide"> {
+  let mlxPrimitive = "Divide";
+}
 def Mlx_FloorDivideOp : Mlx_BinaryOp<"floor_divide", Mlx_PromoteDtype,
-                                     "floor_divide">;
+                                     "floor_divide"> {
+  let mlxPrimitive = "FloorDivide";
+}
 def Mlx_RemainderOp : Mlx_BinaryOp<"remainder", Mlx_PromoteDtype, "remainder"> {
+  let mlxPrimitive = "Remainder";
   let description = [{
     Python-style remainder: the result has the sign of the divisor
     (`remainder(-5, 3) == 1`), as MLX's `mx.remainder`.
@@ -90,18 +147,26 @@ def Mlx_RemainderOp : Mlx_BinaryOp<"remainder", Mlx_PromoteDtype, "remainder"> {
     ```
   }];
 }
-def Mlx_PowerOp : Mlx_BinaryOp<"power", Mlx_PromoteDtype, "power">;
+def Mlx_PowerOp : Mlx_BinaryOp<"power", Mlx_PromoteDtype, "power"> {
+  let mlxPrimitive = "Power";
+}
 // maximum/minimum are not Commutative: MLX returns the right operand for
 // equal values, which tells -0.0 from +0.0.
 def Mlx_MaximumOp : Mlx_BinaryOp<"maximum", Mlx_PromoteDtype, "maximum"> {
+  let mlxPrimitive = "Maximum";
   let hasFolder = 1;
 }
 def Mlx_MinimumOp : Mlx_BinaryOp<"minimum", Mlx_PromoteDtype, "minimum"> {
+  let mlxPrimitive = "Minimum";
   let hasFolder = 1;
 }
 def Mlx_LogaddexpOp : Mlx_BinaryOp<"logaddexp", Mlx_FloatDtype, "logaddexp",
-                                   [Commutative]>;
-def Mlx_Arctan2Op : Mlx_BinaryOp<"arctan2", Mlx_FloatDtype, "arctan2">;
+                                   [Commutative]> {
+  let mlxPrimitive = "LogAddExp";
+}
+def Mlx_Arctan2Op : Mlx_BinaryOp<"arctan2", Mlx_FloatDtype, "arctan2"> {
+  let mlxPrimitive = "ArcTan2";
+}
 def Mlx_EqualOp : Mlx_BinaryOp<"equal", Mlx_BoolDtype, "equal",
                                [Commutative]> {
   let description = [{
@@ -118,25 +183,34 @@ def Mlx_EqualOp : Mlx_BinaryOp<"equal", Mlx_BoolDtype, "equal",
 }
 def Mlx_NotEqualOp : Mlx_BinaryOp<"not_equal", Mlx_BoolDtype, "not_equal",
                                   [Commutative]> {
+  let mlxPrimitive = "NotEqual";
   let hasFolder = 1;
 }
 def Mlx_LessOp : Mlx_BinaryOp<"less", Mlx_BoolDtype, "less"> {
+  let mlxPrimitive = "Less";
   let hasFolder = 1;
 }
 def Mlx_LessEqualOp : Mlx_BinaryOp<"less_equal", Mlx_BoolDtype, "less_equal"> {
+  let mlxPrimitive = "LessEqual";
   let hasFolder = 1;
 }
 def Mlx_GreaterOp : Mlx_BinaryOp<"greater", Mlx_BoolDtype, "greater"> {
+  let mlxPrimitive = "Greater";
   let hasFolder = 1;
 }
 def Mlx_GreaterEqualOp : Mlx_BinaryOp<"greater_equal", Mlx_BoolDtype,
                                       "greater_equal"> {
+  let mlxPrimitive = "GreaterEqual";
   let hasFolder = 1;
 }
 def Mlx_LogicalAndOp : Mlx_BinaryOp<"logical_and", Mlx_BoolDtype,
-                                    "logical_and", [Commutative]>;
+                                    "logical_and", [Commutative]> {
+  let mlxPrimitive = "LogicalAnd";
+}
 def Mlx_LogicalOrOp : Mlx_BinaryOp<"logical_or", Mlx_BoolDtype, "logical_or",
-                                   [Commutative]>;
+                                   [Commutative]> {
+  let mlxPrimitive = "LogicalOr";
+}
 def Mlx_BitwiseAndOp : Mlx_BinaryOp<"bitwise_and", Mlx_IntegerDtype,
                                     "bitwise_and", [Commutative]>;
 def Mlx_BitwiseOrOp : Mlx_BinaryOp<"bitwise_or", Mlx_IntegerDtype,
@@ -149,6 +223,7 @@ def Mlx_RightShiftOp : Mlx_BinaryOp<"right_shift", Mlx_ShiftDtype,
                                     "right_shift">;
 
 def Mlx_DivmodOp : Mlx_InferredOp<"divmod"> {
+  let mlxPrimitive = "DivMod";
   let summary = "floor quotient and remainder (MLX: `mx.divmod`)";
   let description = [{
     Two results: `floor_divide(x, y)` and `remainder(x, y)`, with
@@ -185,6 +260,7 @@ def Mlx_ConstantOp : Mlx_Op<"constant",
 }
 
 def Mlx_FullOp : Mlx_Op<"full", [Pure]> {
+  let mlxPrimitive = "Full";
   let summary = "broadcast a value to a shape and dtype (MLX: `mx.full`)";
   let description = [{
     Fills the result shape with `value`, broadcast with NumPy rules and cast
@@ -218,6 +294,7 @@ def Mlx_ArangeOp : Mlx_Op<"arange", [Pure]> {
 }
 
 def Mlx_SelectOp : Mlx_InferredOp<"select"> {
+  let mlxPrimitive = "Select";
   let summary = "choose between two arrays by a condition (MLX: `mx.where`)";
   let description = [{
     `condition ? x : y` elementwise, the three broadcast together; the result
@@ -605,6 +682,7 @@ def Mlx_PutAlongAxisOp : Mlx_ScatterAxisOp<"put_along_axis", "written">;
 def Mlx_ScatterAddAxisOp : Mlx_ScatterAxisOp<"scatter_add_axis", "added">;
 
 def Mlx_MaskedScatterOp : Mlx_InferredOp<"masked_scatter"> {
+  let mlxPrimitive = "MaskedScatter";
   let summary = "write values where a mask is true (MLX: `a[mask] = v`)";
   let description = [{
     MLX's MaskedScatter primitive. Along axis 0 of `x` (the batch), the
@@ -661,6 +739,7 @@ def Mlx_SearchSortedOp : Mlx_InferredOp<"searchsorted"> {
 //===----------------------------------------------------------------------===//
 
 def Mlx_MatmulOp : Mlx_InferredOp<"matmul"> {
+  let mlxPrimitive = "Matmul";
   let summary = "matrix product with batch broadcasting (MLX: `mx.matmul`)";
   let description = [{
     `[..., M, K] @ [..., K, N]`; batch axes broadcast, 1-D operands are

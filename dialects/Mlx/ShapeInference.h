@@ -1,5 +1,4 @@
-//===- ShapeInference.h - result types of mlx ops -----------------*- C++
-//-*-===//
+//===- ShapeInference.h - result types of mlx ops ---------------*- C++ -*-===//
 //
 // Shape and dtype rules shared by op families. Each helper either appends the
 // result types or emits a diagnostic at `loc` (when given) that names the op

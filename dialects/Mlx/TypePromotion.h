@@ -1,5 +1,4 @@
-//===- TypePromotion.h - MLX dtypes and promotion -----------------*- C++
-//-*-===//
+//===- TypePromotion.h - MLX dtypes and promotion ---------------*- C++ -*-===//
 //
 // MLX's dtypes as MLIR element types, and MLX's type-promotion table.
 //

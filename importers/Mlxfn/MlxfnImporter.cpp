@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "importers/Mlxfn/MlxfnImporter.h"
+#include "Mlx/MlxAttributes.h"
 #include "importers/Mlxfn/MlxfnReader.h"
 #include "importers/Mlxfn/PrimitiveState.h"
 
@@ -23,7 +24,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -211,58 +212,14 @@ FailureOr<Values> Importer::importPrimitive(const Node &node,
                       ? 0
                       : cast<RankedTensorType>(operands[0].getType()).getRank();
 
-  // Primitives that map one to one, without state.
-  StringRef simple = llvm::StringSwitch<StringRef>(name)
-                         .Case("Abs", "abs")
-                         .Case("ArcCos", "arccos")
-                         .Case("ArcCosh", "arccosh")
-                         .Case("ArcSin", "arcsin")
-                         .Case("ArcSinh", "arcsinh")
-                         .Case("ArcTan", "arctan")
-                         .Case("ArcTanh", "arctanh")
-                         .Case("Ceil", "ceil")
-                         .Case("Cos", "cos")
-                         .Case("Cosh", "cosh")
-                         .Case("Erf", "erf")
-                         .Case("ErfInv", "erfinv")
-                         .Case("Exp", "exp")
-                         .Case("Expm1", "expm1")
-                         .Case("Floor", "floor")
-                         .Case("Log1p", "log1p")
-                         .Case("LogicalNot", "logical_not")
-                         .Case("Negative", "negative")
-                         .Case("Round", "round")
-                         .Case("Sigmoid", "sigmoid")
-                         .Case("Sign", "sign")
-                         .Case("Sin", "sin")
-                         .Case("Sinh", "sinh")
-                         .Case("Square", "square")
-                         .Case("Tan", "tan")
-                         .Case("Tanh", "tanh")
-                         .Case("Add", "add")
-                         .Case("ArcTan2", "arctan2")
-                         .Case("Divide", "divide")
-                         .Case("DivMod", "divmod")
-                         .Case("FloorDivide", "floor_divide")
-                         .Case("Greater", "greater")
-                         .Case("GreaterEqual", "greater_equal")
-                         .Case("Less", "less")
-                         .Case("LessEqual", "less_equal")
-                         .Case("LogicalAnd", "logical_and")
-                         .Case("LogicalOr", "logical_or")
-                         .Case("LogAddExp", "logaddexp")
-                         .Case("Maximum", "maximum")
-                         .Case("Minimum", "minimum")
-                         .Case("Multiply", "multiply")
-                         .Case("NotEqual", "not_equal")
-                         .Case("Power", "power")
-                         .Case("Remainder", "remainder")
-                         .Case("Subtract", "subtract")
-                         .Case("Select", "select")
-                         .Case("MaskedScatter", "masked_scatter")
-                         .Case("Matmul", "matmul")
-                         .Case("Full", "full")
-                         .Default("");
+  // Primitives that map one to one, without state (their ops'
+  // `mlxPrimitive` in MlxOps.td).
+  static const llvm::StringMap<StringRef> simplePrimitives = {
+#define MLX_PRIMITIVE(primitive, op) {primitive, op},
+#include "Mlx/MlxPrimitives.inc"
+#undef MLX_PRIMITIVE
+  };
+  StringRef simple = simplePrimitives.lookup(name);
   if (!simple.empty())
     return build(simple, operands);
 
@@ -640,12 +597,12 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
     if (i < function.inputs.size() &&
         function.inputs[i].dtype == Dtype::Complex64) {
       markComplex(body->getArgument(i), Dtype::Complex64);
-      func.setArgAttr(i, "mlx.dtype", builder.getStringAttr("complex64"));
+      func.setArgAttr(i, mlx::attrs::kDtype, builder.getStringAttr("complex64"));
     }
     std::string argName = i < numPositional
                               ? "arg" + std::to_string(i)
                               : function.kwargKeys[i - numPositional];
-    func.setArgAttr(i, "mlx.name", builder.getStringAttr(argName));
+    func.setArgAttr(i, mlx::attrs::kName, builder.getStringAttr(argName));
   }
 
   for (auto [t, node] : llvm::enumerate(function.tape)) {
@@ -713,10 +670,10 @@ LogicalResult Importer::importFunction(const Function &function, unsigned index,
   func.setFunctionType(
       builder.getFunctionType(inputTypes, ValueRange(outputs).getTypes()));
   for (unsigned i = 0; i < outputs.size(); ++i) {
-    func.setResultAttr(i, "mlx.name",
+    func.setResultAttr(i, mlx::attrs::kName,
                        builder.getStringAttr("out" + std::to_string(i)));
     if (complexValues.contains(outputs[i]))
-      func.setResultAttr(i, "mlx.dtype", builder.getStringAttr("complex64"));
+      func.setResultAttr(i, mlx::attrs::kDtype, builder.getStringAttr("complex64"));
   }
   return success();
 }
@@ -725,9 +682,9 @@ OwningOpRef<ModuleOp> Importer::run() {
   OwningOpRef<ModuleOp> module =
       ModuleOp::create(FileLineColLoc::get(context, filename, 0, 0));
   Builder b(context);
-  (*module)->setAttr("mlx.mlxfn_version", b.getStringAttr(file.versionString));
+  (*module)->setAttr(mlx::attrs::kMlxfnVersion, b.getStringAttr(file.versionString));
   if (!file.metadata.empty())
-    (*module)->setAttr("mlx.mlxfn_metadata", b.getStringAttr(file.metadata));
+    (*module)->setAttr(mlx::attrs::kMlxfnMetadata, b.getStringAttr(file.metadata));
   for (auto [i, function] : llvm::enumerate(file.functions))
     if (failed(importFunction(function, i, *module)))
       return nullptr;

@@ -1,4 +1,4 @@
-// RUN: mlxc %s --target=cuda --emit=kernels --keep-constants -o - | mlx-opt --mlxc-cuda-kernel-pipeline | FileCheck %s
+// RUN: mlxc %s --target=cuda --emit=kernels --keep-constants -o - | mlx-opt --mlxc-pipeline="from=kernels to=gpu" | FileCheck %s
 
 // One llama decoder layer, one decode step, as bench/transformer's W8 with
 // d 512, 4 heads of 128, hidden 1024 and a cache of 1024 + 1 slots, exported

@@ -1,5 +1,5 @@
 // RUN: mlxc %s --target=cuda --emit=kernels -o - | FileCheck %s --check-prefix=REGIONS
-// RUN: mlxc %s --target=cuda --emit=kernels --keep-constants -o - | mlx-opt --mlxc-cuda-kernel-pipeline | FileCheck %s --check-prefix=KERNELS
+// RUN: mlxc %s --target=cuda --emit=kernels --keep-constants -o - | mlx-opt --mlxc-pipeline="from=kernels to=gpu" | FileCheck %s --check-prefix=KERNELS
 
 // softmax, logsumexp, rms_norm and layer_norm are one kernel each on CUDA,
 // as MLX's fused ops and as the ops an MLX CPU export decomposes them into:

@@ -1,4 +1,4 @@
-// RUN: mlx-opt %s --split-input-file --mlxc-linalg-pipeline --mlxc-form-kernels | FileCheck %s
+// RUN: mlx-opt %s --split-input-file --mlxc-pipeline="target=cpu to=linalg" --mlxc-form-kernels | FileCheck %s
 
 // Each normalization is one row_reduction kernel, whether the graph holds
 // MLX's fused op or the ops an MLX CPU export decomposes it into; no linalg

@@ -1,5 +1,5 @@
-// RUN: mlx-opt %s --mlxc-fuse-row-kernels=clusters=8 | FileCheck %s
-// RUN: mlx-opt %s --mlxc-fuse-row-kernels=clusters=4 | FileCheck %s --check-prefix=FOUR
+// RUN: mlx-opt %s --mlxc-attach-target="target=cuda gpu-arch=sm_90" --mlxc-fuse-row-kernels | FileCheck %s
+// RUN: mlx-opt %s --mlxc-attach-target="target=cuda gpu-arch=sm_90 max-cluster=4" --mlxc-fuse-row-kernels | FileCheck %s --check-prefix=FOUR
 // RUN: mlx-opt %s --mlxc-fuse-row-kernels | FileCheck %s --check-prefix=NONE
 
 // A softmax over rows of 131072 f32 (512 KB: no block's registers hold
@@ -42,7 +42,7 @@
 // CHECK: arith.divf
 // CHECK-NOT: mlxc_cluster
 // CHECK: gpu.terminator
-// CHECK: } {mlxc.row_kernel}
+// CHECK: } {mlx.row_kernel}
 // With at most 4 blocks a cluster the row does not fit (128 elements a
 // thread): strided passes in one block per row, as without clusters.
 // FOUR-LABEL: func.func @cluster_softmax

@@ -46,7 +46,7 @@
 // CHECK-NOT: memref.store
 // CHECK-NOT: vector.store
 // CHECK: gpu.terminator
-// CHECK: } {mlxc.row_kernel}
+// CHECK: } {mlx.row_kernel}
 // CHECK-NOT: linalg.
 // CHECK: return
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -115,7 +115,7 @@
 // CHECK: arith.divf
 // CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<4x1000xf32>, vector<4xf32>
 // CHECK-NOT: scf.for
-// CHECK: } {mlxc.row_kernel}
+// CHECK: } {mlx.row_kernel}
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #map2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -231,7 +231,7 @@ func.func @other_row(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 // CHECK: scf.for
 // CHECK: arith.divf
 // CHECK: vector.store {{.*}} : memref<4x100xf32>, vector<4xf32>
-// CHECK: } {mlxc.row_kernel}
+// CHECK: } {mlx.row_kernel}
 func.func @strided_rows(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
   %cst = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<4xf32>

@@ -17,7 +17,7 @@
 // CHECK:               %[[OLD:.+]] = memref.load %arg1
 // CHECK:               %[[NEW:.+]] = arith.addf %[[OLD]],
 // CHECK:               memref.store %[[NEW]], %arg1
-// CHECK:         } {mlxc.row_reduction}
+// CHECK:         } {mlx.row_reduction}
 // CHECK-NOT:     linalg.generic
 func.func @row_sum(%x: memref<10x100xf32>, %y: memref<10xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
@@ -40,7 +40,7 @@ func.func @row_sum(%x: memref<10x100xf32>, %y: memref<10xf32>) {
 // CHECK:           arith.cmpf uno
 // CHECK:           arith.select
 // CHECK:         gpu.shuffle  xor
-// CHECK:       } {mlxc.row_reduction}
+// CHECK:       } {mlx.row_reduction}
 func.func @row_max_of_exp(%x: memref<4x3x64xf32>, %y: memref<4x3x1xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -100,7 +100,7 @@ func.func @not_rows(%x: memref<10x100xf32>, %c: memref<100xf32>,
 // CHECK: %[[WIDE:.*]] = arith.extf %{{.*}} : bf16 to f32
 // CHECK: %[[OTHER:.*]], %{{.*}} = gpu.shuffle xor %[[WIDE]]
 // CHECK: arith.truncf %[[OTHER]] : f32 to bf16
-// CHECK: } {mlxc.row_reduction}
+// CHECK: } {mlx.row_reduction}
 // CHECK-NOT: linalg.generic
 func.func @bf16_sum(%x: memref<10x100xbf16>, %y: memref<10xbf16>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
@@ -126,7 +126,7 @@ func.func @bf16_sum(%x: memref<10x100xbf16>, %y: memref<10xbf16>) {
 // CHECK:               %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:               %[[NEW:.+]] = arith.addf %[[ZERO]],
 // CHECK:               memref.store %[[NEW]], %arg1
-// CHECK:         } {mlxc.row_reduction}
+// CHECK:         } {mlx.row_reduction}
 func.func @row_sum_filled(%x: memref<10x100xf32>, %y: memref<10x1xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<10x1xf32>)

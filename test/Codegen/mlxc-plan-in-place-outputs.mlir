@@ -4,7 +4,7 @@
 // the row is written. The copy runs only when the caller passes two buffers;
 // the plan pairs out-parameter 1 with input 0.
 // CHECK-LABEL: func.func @cache_update(
-// CHECK-SAME:    mlxc.in_place = array<i64: -1, 0>
+// CHECK-SAME:    mlx.in_place = array<i64: -1, 0>
 // CHECK:         %[[FROM:.+]] = memref.extract_aligned_pointer_as_index %arg0 : {{.*}} {mlx.address_only}
 // CHECK:         %[[TO:.+]] = memref.extract_aligned_pointer_as_index %arg4 : {{.*}} {mlx.address_only}
 // CHECK:         %[[DIFFER:.+]] = arith.cmpi ne, %[[FROM]], %[[TO]] : index
@@ -27,7 +27,7 @@ func.func @cache_update(%cache: memref<2x16x8xf32>, %row: memref<2x1x8xf32>,
 // The input is read after the copy (through a view): sharing the buffer
 // would read the new row. Nothing changes.
 // CHECK-LABEL: func.func @read_after_copy(
-// CHECK-NOT:     mlxc.in_place
+// CHECK-NOT:     mlx.in_place
 // CHECK-NOT:     scf.if
 func.func @read_after_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
                            %new_cache: memref<16x8xf32> {bufferize.result},
@@ -58,7 +58,7 @@ func.func @written_before_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
 // One input copied into two outputs: only the last copy may share it (the
 // first is followed by a read of the input).
 // CHECK-LABEL: func.func @two_copies(
-// CHECK-SAME:    mlxc.in_place = array<i64: -1, 0>
+// CHECK-SAME:    mlx.in_place = array<i64: -1, 0>
 // CHECK-COUNT-1: scf.if
 func.func @two_copies(%cache: memref<16x8xf32>,
                       %a: memref<16x8xf32> {bufferize.result},
@@ -73,7 +73,7 @@ func.func @two_copies(%cache: memref<16x8xf32>,
 // The copy as the lowering of mx.slice_update makes it (linalg.copy of a
 // graph input), the row's producer writing straight into the window.
 // CHECK-LABEL: func.func @linalg_copy(
-// CHECK-SAME:    mlxc.in_place = array<i64: 0>
+// CHECK-SAME:    mlx.in_place = array<i64: 0>
 // CHECK:         scf.if
 // CHECK-NEXT:      linalg.copy ins(%arg0 : memref<16x8xf32>) outs(%arg2 : memref<16x8xf32>)
 // CHECK-NEXT:    }
@@ -98,7 +98,7 @@ func.func @linalg_copy(%cache: memref<16x8xf32>, %row: memref<1x8xf32>,
 // copy moves up past the first row's write, which touches neither of its
 // buffers; a copy of another type stays on its own.
 // CHECK-LABEL: func.func @merged_copies(
-// CHECK-SAME:    mlxc.in_place = array<i64: 0, 1, 4>
+// CHECK-SAME:    mlx.in_place = array<i64: 0, 1, 4>
 // CHECK:         %[[K:.+]] = arith.cmpi ne
 // CHECK:         %[[V:.+]] = arith.cmpi ne
 // CHECK:         %[[ANY:.+]] = arith.ori %[[K]], %[[V]] : i1

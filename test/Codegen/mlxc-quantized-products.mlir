@@ -1,6 +1,6 @@
-// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-quantized-products=target=cuda | FileCheck %s --check-prefix=CUDA
-// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-quantized-products=target=cpu | FileCheck %s --check-prefix=CPU
-// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-quantized-products=target=cuda --mlxc-form-kernels | FileCheck %s --check-prefix=FORM
+// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-attach-target=target=cuda --mlxc-quantized-products | FileCheck %s --check-prefix=CUDA
+// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-quantized-products | FileCheck %s --check-prefix=CPU
+// RUN: mlx-opt %s --split-input-file --convert-mlx-to-linalg --mlxc-attach-target=target=cuda --mlxc-quantized-products --mlxc-form-kernels | FileCheck %s --check-prefix=FORM
 
 // One row (a decode step): the CUDA target keeps the product on the packed
 // words; the CPU target dequantizes the matrix and multiplies.

@@ -1,4 +1,4 @@
-// RUN: mlx-opt %s --split-input-file --mlxc-linalg-pipeline --mlxc-vector-products --mlxc-form-kernels | FileCheck %s
+// RUN: mlx-opt %s --split-input-file --mlxc-pipeline="target=cpu to=linalg" --mlxc-vector-products --mlxc-form-kernels | FileCheck %s
 
 // One token times a weight stored [out, in] (nn.Linear): a row reduction
 // over the weight's rows, read in place (no transpose), with its epilogue

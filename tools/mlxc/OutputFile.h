@@ -1,5 +1,4 @@
-//===- OutputFile.h - mlxc's outputs, written whole or not at all -*- C++
-//-*-===//
+//===- OutputFile.h - mlxc's outputs, written whole or not at all ---------===//
 //
 // Every file mlxc writes goes first to a temporary beside it, named
 // uniquely and created exclusively (O_EXCL), then is renamed over the

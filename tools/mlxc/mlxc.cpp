@@ -9,10 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/InitAll.h"
+#include "Mlx/MlxAttributes.h"
 #include "tools/InputLimits.h"
 #include "tools/mlxc/OutputFile.h"
 
-#include "codegen/Cuda/ClusterOps.h"
+#include "Kernel/Target.h"
+
 #include "codegen/Host/EntryPoint.h"
 #include "codegen/Kernels/KernelGraph.h"
 #include "codegen/Pipelines.h"
@@ -56,6 +58,7 @@ enum class Emit {
   Mlir,
   Linalg,
   Kernels,
+  Gpu,
   Dot,
   Ptx,
   Llvm,
@@ -82,6 +85,9 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Kernels, "kernels",
                           "the kernel regions, each with its strategy (of "
                           "the CUDA variant with --target=cuda)"),
+               clEnumValN(Emit::Gpu, "gpu",
+                          "the CUDA variant's GPU kernels, cuBLASLt calls "
+                          "and memory plan (implies --target=cuda)"),
                clEnumValN(Emit::Dot, "dot",
                           "the kernel graph for Graphviz: kernels, "
                           "tensors with bytes and placement, arenas"),
@@ -333,8 +339,8 @@ static LogicalResult checkCallGraph(ModuleOp module, func::FuncOp entry,
 static void keepEntryOnly(ModuleOp module, func::FuncOp entry,
                           const llvm::DenseMap<Operation *, int> &reached) {
   MLIRContext *ctx = module.getContext();
-  StringAttr names[] = {StringAttr::get(ctx, "mlx.name"),
-                        StringAttr::get(ctx, "mlx.dtype")};
+  StringAttr names[] = {StringAttr::get(ctx, mlx::attrs::kName),
+                        StringAttr::get(ctx, mlx::attrs::kDtype)};
   for (func::FuncOp func :
        llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
     if (func != entry && !reached.count(func)) {
@@ -423,52 +429,56 @@ static LogicalResult linkExecutable(ArrayRef<std::string> objects,
   return out->commit();
 }
 
-/// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
-static FailureOr<std::string> findLibdevice() {
-  // An explicit --cuda-path is the toolkit to use: no other.
-  SmallVector<std::string> roots;
+/// The CUDA toolkits to search: an explicit --cuda-path alone, else
+/// $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT and /usr/local/cuda.
+static SmallVector<std::string> getToolkitRoots() {
   if (!cudaPath.empty())
-    roots.push_back(cudaPath);
+    return {cudaPath};
+  SmallVector<std::string> roots;
   for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *value = getenv(var); value && cudaPath.empty())
+    if (const char *value = getenv(var))
       roots.push_back(value);
-  if (cudaPath.empty())
-    roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
+  roots.push_back("/usr/local/cuda");
+  return roots;
+}
+
+/// The first toolkit root's `relative` file that exists (and, for
+/// `executable`, that can run), or "".
+static std::string findInToolkit(ArrayRef<StringRef> relative,
+                                 bool executable) {
+  for (const std::string &root : getToolkitRoots()) {
     SmallString<256> path(root);
-    sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
-    if (sys::fs::exists(path))
+    for (StringRef part : relative)
+      sys::path::append(path, part);
+    if (executable ? sys::fs::can_execute(path) : sys::fs::exists(path))
       return std::string(path);
   }
-  errs() << "mlxc: error: libdevice.10.bc not found under " << join(roots, ", ")
-         << " (set --cuda-path)\n";
+  return "";
+}
+
+/// libdevice.10.bc of the CUDA toolkit: math functions of the kernels.
+static FailureOr<std::string> findLibdevice() {
+  std::string path =
+      findInToolkit({"nvvm", "libdevice", "libdevice.10.bc"}, false);
+  if (!path.empty())
+    return path;
+  errs() << "mlxc: error: libdevice.10.bc not found under "
+         << join(getToolkitRoots(), ", ") << " (set --cuda-path)\n";
   return failure();
 }
 
-/// ptxas of the CUDA toolkit (--cuda-path, $CUDA_HOME..., /usr/local/cuda,
-/// then $PATH): it builds the cubin for --gpu-arch.
+/// ptxas of the CUDA toolkit (then, without --cuda-path, on $PATH): it
+/// builds the cubin for --gpu-arch.
 static FailureOr<std::string> findPtxas() {
-  // An explicit --cuda-path is the toolkit to use: no other ptxas.
-  SmallVector<std::string> roots;
-  if (!cudaPath.empty())
-    roots.push_back(cudaPath);
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *value = getenv(var); value && cudaPath.empty())
-      roots.push_back(value);
-  if (cudaPath.empty())
-    roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
-    SmallString<256> path(root);
-    sys::path::append(path, "bin", "ptxas");
-    if (sys::fs::can_execute(path))
-      return std::string(path);
-  }
+  std::string path = findInToolkit({"bin", "ptxas"}, true);
+  if (!path.empty())
+    return path;
   if (cudaPath.empty())
     if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
       return *onPath;
   errs() << "mlxc: error: --gpu-arch=" << gpuArch
          << " needs ptxas to build the cubin; not found in "
-         << join(roots, "/bin, ") << "/bin"
+         << join(getToolkitRoots(), "/bin, ") << "/bin"
          << (cudaPath.empty() ? " or on PATH" : "")
          << " (set --cuda-path to a CUDA toolkit)\n";
   return failure();
@@ -532,12 +542,12 @@ static void reportMemoryPlan(ModuleOp module,
   };
   llvm::raw_string_ostream notes(compileNotes);
   notes << "mlxc: memory plan of '" << signature.entry
-        << "' (cuda): device arena " << get("mlx.device_arena_bytes")
-        << " bytes, unified arena " << get("mlx.unified_arena_bytes")
-        << " bytes (" << get("mlx.unreused_bytes") << " without reuse), "
-        << get("mlx.prefetches") << " prefetches, "
-        << get("mlx.streamed_buffers") << " buffers streamed from host memory"
-        << (graph && graph->hasAttr("mlx.capturable")
+        << "' (cuda): device arena " << get(mlx::attrs::kDeviceArenaBytes)
+        << " bytes, unified arena " << get(mlx::attrs::kUnifiedArenaBytes)
+        << " bytes (" << get(mlx::attrs::kUnreusedBytes) << " without reuse), "
+        << get(mlx::attrs::kPrefetches) << " prefetches, "
+        << get(mlx::attrs::kStreamedBuffers) << " buffers streamed from host memory"
+        << (graph && graph->hasAttr(mlx::attrs::kCapturable)
                 ? ", capturable (CUDA graph)"
                 : "")
         << "\n";
@@ -983,31 +993,35 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
            << " (expected cpu or cuda)\n";
     return failure();
   }
-  bool cuda = target == "cuda" || emit == Emit::Ptx;
-  // The PTX is always sm_70 (every GPU from Volta on JITs it); any other
-  // --gpu-arch adds a cubin, which ptxas builds for sm_75 and newer only.
-  unsigned archNumber = 0;
-  StringRef archDigits = gpuArch;
-  if (cuda && (!archDigits.consume_front("sm_") ||
-               archDigits.drop_back(archDigits.ends_with("a"))
-                   .getAsInteger(10, archNumber) ||
-               (archNumber != 70 && archNumber < 75))) {
-    errs() << "mlxc: error: --gpu-arch must be sm_70 (PTX only) or sm_75 or "
-              "newer (PTX and a cubin), got '"
-           << gpuArch << "'\n";
-    return failure();
+  bool cuda = target == "cuda" || emit == Emit::Ptx || emit == Emit::Gpu;
+  // The one place the flags become a target: the passes read it from the
+  // module (kernel.target).
+  std::string targetError;
+  FailureOr<kernel::TargetAttr> cudaTarget = kernel::TargetAttr();
+  if (cuda) {
+    cudaTarget = kernel::buildTarget(module.getContext(),
+                                     {"cuda", gpuArch, !noClusters},
+                                     targetError);
+    if (failed(cudaTarget)) {
+      errs() << "mlxc: error: " << targetError << "\n";
+      return failure();
+    }
   }
-  bool wantCubin = cuda && gpuArch != "sm_70" && emit != Emit::Ptx;
+  FailureOr<kernel::TargetAttr> cpuTarget =
+      kernel::buildTarget(module.getContext(), {"cpu"}, targetError);
+  if (failed(cpuTarget))
+    return failure();
+  // The PTX is always sm_70 (every GPU from Volta on JITs it); any other
+  // --gpu-arch adds a cubin, which ptxas builds.
+  bool wantCubin = cuda && cudaTarget->hasCubin() && emit != Emit::Ptx;
   // From sm_80 on, the cubin (and --emit=ptx) comes from the kernels
-  // lowered again for that chip (mlxc-chip-variants): native bf16
-  // conversions. From sm_90 on, its kernels overlap their predecessors
-  // (mlxc-grid-dependent-launch).
-  std::string variantChip = cuda && archNumber >= 80 ? gpuArch.getValue() : "";
-  // From sm_90 on, that variant spreads rows too long for a block over
-  // thread-block clusters (mlxc-fuse-row-kernels, mlxc-cluster-ops).
-  int64_t clusterRows = !variantChip.empty() && archNumber >= 90 && !noClusters
-                            ? mlx::kMaxPortableClusterSize
-                            : 0;
+  // lowered again for that chip (mlxc-chip-variants).
+  std::string variantChip = cuda ? cudaTarget->getVariantChip().str() : "";
+  mlx::PipelineOptions pipelineOptions;
+  pipelineOptions.prefetch = !noPrefetch;
+  pipelineOptions.streamIO = !noStreamIO;
+  pipelineOptions.gridDependentLaunch = !noGridDependentLaunch;
+  pipelineOptions.cpuMatmulCalls = cpuMatmulCalls;
   if (emit == Emit::Mlir)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       printModule(module, os);
@@ -1034,14 +1048,16 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   if (failed(machine))
     return failure();
   FailureOr<std::string> libdevice = std::string(), ptxas = std::string();
-  bool linalgOnly =
-      emit == Emit::Linalg || emit == Emit::Kernels || emit == Emit::Dot;
+  bool linalgOnly = emit == Emit::Linalg || emit == Emit::Kernels ||
+                    emit == Emit::Dot || emit == Emit::Gpu;
   if (cuda && !linalgOnly) {
     libdevice = findLibdevice();
     if (succeeded(libdevice) && wantCubin)
       ptxas = findPtxas();
     if (failed(libdevice) || failed(ptxas))
       return failure();
+    pipelineOptions.libdevice = *libdevice;
+    pipelineOptions.ptxas = *ptxas;
   }
 
   // Executables and libraries are built from several objects: each CPU
@@ -1071,28 +1087,36 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
 
   // The CUDA variant lowers the graph its own way: matrix products stay
   // whole for cuBLASLt (the CPU runs --cpu-matmul-calls the same way).
+  kernel::setTarget(module, *cpuTarget);
   OwningOpRef<ModuleOp> cudaModule;
-  if (cuda && emit != Emit::Linalg)
+  auto makeCudaModule = [&] {
     cudaModule = module.clone();
-  {
+    kernel::setTarget(*cudaModule, *cudaTarget);
+  };
+  if (cuda)
+    makeCudaModule();
+  // The textual emits of a --target=cuda compile show the CUDA variant.
+  bool cudaOnly = cuda && linalgOnly;
+  if (!cudaOnly) {
     TimingScope t = phase(timing, "mlx to linalg (cpu)");
-    if (failed(mlx::runPipeline(module, mlx::getLinalgPipeline(cpuMatmulCalls),
-                                &t)))
+    if (failed(mlx::runPhases(module, mlx::Phase::Mlx, mlx::Phase::Linalg,
+                              pipelineOptions, &t)))
       return failure();
+    // After CSE and folding, results may repeat a value or be an argument.
+    mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(
+                               mlx::getGraphSymbol(signature->entry,
+                                                   mlx::Variant::Cpu)),
+                           *signature);
   }
-  // After CSE and folding, results may repeat a value or be an argument.
-  mlx::dedupGraphResults(module.lookupSymbol<func::FuncOp>(mlx::getGraphSymbol(
-                             signature->entry, mlx::Variant::Cpu)),
-                         *signature);
-  if (emit == Emit::Linalg)
+  if (emit == Emit::Linalg && !cuda)
     return writeOutput(outputPath("-"), [&](raw_ostream &os) {
       printModule(module, os);
       return success();
     });
-  bool kernelsOnly = emit == Emit::Kernels || emit == Emit::Dot;
-  if (!(kernelsOnly && cuda)) {
+  if (!cudaOnly) {
     TimingScope t = phase(timing, "kernel formation (cpu)");
-    if (failed(mlx::runPipeline(module, mlx::getKernelFormationPipeline(), &t)))
+    if (failed(mlx::runPhases(module, mlx::Phase::Linalg, mlx::Phase::Kernels,
+                              pipelineOptions, &t)))
       return failure();
     if (emit == Emit::Kernels)
       return writeOutput(outputPath("-"), [&](raw_ostream &os) {
@@ -1111,9 +1135,15 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     // results, it starts from the CPU's linalg form instead.
     mlx::ProgramSignature cudaSignature = *signature;
     TimingScope t = phase(timing, "mlx to linalg (cuda)");
-    bool same = succeeded(mlx::runPipeline(
-        *cudaModule, mlx::getLinalgPipeline(true, !variantChip.empty()), &t));
-    if (same) {
+    bool same = succeeded(mlx::runPhases(*cudaModule, mlx::Phase::Mlx,
+                                         mlx::Phase::Linalg, pipelineOptions,
+                                         &t));
+    if (same && cudaOnly)
+      mlx::dedupGraphResults(
+          cudaModule->lookupSymbol<func::FuncOp>(
+              mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
+          *signature);
+    else if (same) {
       mlx::dedupGraphResults(
           cudaModule->lookupSymbol<func::FuncOp>(
               mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)),
@@ -1124,8 +1154,10 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
             return a.kind == b.kind && a.index == b.index;
           });
     }
+    if (!same && cudaOnly)
+      return failure();
     if (!same)
-      cudaModule = module.clone();
+      makeCudaModule();
     SymbolTable cudaSymbols(*cudaModule);
     auto graph = cudaSymbols.lookup<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu));
@@ -1133,11 +1165,16 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
             graph, mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda))))
       return failure();
     t.stop();
+    if (emit == Emit::Linalg)
+      return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+        printModule(*cudaModule, os);
+        return success();
+      });
     TimingScope f = phase(timing, "kernel formation (cuda)");
-    if (failed(mlx::runPipeline(*cudaModule,
-                                mlx::getKernelFormationPipeline(/*cuda=*/true),
-                                &f)))
+    if (failed(mlx::runPhases(*cudaModule, mlx::Phase::Linalg,
+                              mlx::Phase::Kernels, pipelineOptions, &f)))
       return failure();
+    f.stop();
     if (emit == Emit::Kernels)
       return writeOutput(outputPath("-"), [&](raw_ostream &os) {
         printModule(*cudaModule, os);
@@ -1146,9 +1183,8 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
     if (emit == Emit::Dot) {
       // The arenas come from the real memory plan, made on a copy.
       OwningOpRef<ModuleOp> planned = cudaModule->clone();
-      if (failed(mlx::runPipeline(
-              *planned, mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO,
-                                                   clusterRows))))
+      if (failed(mlx::runPhases(*planned, mlx::Phase::Kernels, mlx::Phase::Gpu,
+                                pipelineOptions)))
         return failure();
       auto plannedGraph = planned->lookupSymbol<func::FuncOp>(
           mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
@@ -1161,23 +1197,32 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
                         : nullptr;
         return attr ? std::optional<int64_t>(attr.getInt()) : std::nullopt;
       };
-      options.deviceArenaBytes = bytes("mlx.device_arena_bytes");
-      options.unifiedArenaBytes = bytes("mlx.unified_arena_bytes");
+      options.deviceArenaBytes = bytes(mlx::attrs::kDeviceArenaBytes);
+      options.unifiedArenaBytes = bytes(mlx::attrs::kUnifiedArenaBytes);
       return writeKernelGraph(
           cudaModule->lookupSymbol<func::FuncOp>(
               mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda)),
           *signature, options);
     }
+    if (emit == Emit::Gpu) {
+      if (failed(mlx::runPhases(*cudaModule, mlx::Phase::Kernels,
+                                mlx::Phase::Gpu, pipelineOptions)))
+        return failure();
+      return writeOutput(outputPath("-"), [&](raw_ostream &os) {
+        printModule(*cudaModule, os);
+        return success();
+      });
+    }
   }
 
   {
     TimingScope t = phase(timing, "linalg to llvm dialect (cpu)");
-    if (failed(mlx::runPipeline(module, mlx::getCpuLLVMPipeline(cpuMatmulCalls),
-                                &t)))
+    if (failed(mlx::runPhases(module, mlx::Phase::Kernels, mlx::Phase::Llvm,
+                              pipelineOptions, &t)))
       return failure();
     if (Operation *graph = module.lookupSymbol(
             mlx::getGraphSymbol(signature->entry, mlx::Variant::Cpu)))
-      if (auto plan = graph->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place"))
+      if (auto plan = graph->getAttrOfType<DenseI64ArrayAttr>(mlx::attrs::kInPlace))
         signature->setInPlace(mlx::Variant::Cpu, plan.asArrayRef());
     if (failed(mlx::addEntryPoint(module, *signature, mlx::Variant::Cpu, model,
                                   /*capturable=*/false, cuda)) ||
@@ -1208,25 +1253,23 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
   if (cuda) {
     {
       TimingScope t = phase(timing, "kernels and memory plan (cuda)");
-      if (failed(mlx::runPipeline(
-              *cudaModule,
-              mlx::getCudaKernelPipeline(!noPrefetch, !noStreamIO, clusterRows),
-              &t)))
+      if (failed(mlx::runPhases(*cudaModule, mlx::Phase::Kernels,
+                                mlx::Phase::Gpu, pipelineOptions, &t)))
         return failure();
     }
     reportMemoryPlan(*cudaModule, *signature);
     if (auto planned = cudaModule->lookupSymbol<func::FuncOp>(
             mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda)))
       if (auto plan =
-              planned->getAttrOfType<DenseI64ArrayAttr>("mlxc.in_place"))
+              planned->getAttrOfType<DenseI64ArrayAttr>(mlx::attrs::kInPlace))
         signature->setInPlace(mlx::Variant::Cuda, plan.asArrayRef());
     auto graph = cudaModule->lookupSymbol<func::FuncOp>(
         mlx::getGraphSymbol(signature->entry, mlx::Variant::Cuda));
-    bool capturable = graph && graph->hasAttr("mlx.capturable");
+    bool capturable = graph && graph->hasAttr(mlx::attrs::kCapturable);
     {
       TimingScope t = phase(timing, "to llvm dialect, PTX and cubin (cuda)");
-      if (failed(mlx::runPipeline(
-              *cudaModule, mlx::getCudaLLVMPipeline("sm_70", *libdevice), &t)))
+      if (failed(mlx::runPhases(*cudaModule, mlx::Phase::Gpu, mlx::Phase::Nvvm,
+                                pipelineOptions, &t)))
         return failure();
       // PTX and cubins come from the cache when it has them. The cache
       // keeps no variants by themselves: their PTX is printed fresh.
@@ -1241,12 +1284,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
           mlx::loadGpuBinaries(*cudaModule, cache, gpuKey);
       gpuBinariesBuilt = built.size();
       gpuBinariesReused = llvm::range_size(cudaModule->getOps<gpu::BinaryOp>());
-      if (failed(mlx::runPipeline(
-              *cudaModule,
-              mlx::getCudaBinaryPipeline(
-                  *libdevice, wantCubin ? StringRef(gpuArch) : "", *ptxas,
-                  variantChip, !noGridDependentLaunch),
-              &t)) ||
+      pipelineOptions.buildCubin = wantCubin;
+      if (failed(mlx::runPhases(*cudaModule, mlx::Phase::Nvvm,
+                                mlx::Phase::Llvm, pipelineOptions, &t)) ||
           failed(mlx::addEntryPoint(*cudaModule, *signature, mlx::Variant::Cuda,
                                     model, capturable)))
         return failure();
@@ -1268,9 +1308,9 @@ static LogicalResult compile(ModuleOp module, const char *argv0,
         return success();
       });
     }
-    if (cudaModule->lookupSymbol("mlxrt_matmul"))
+    if (cudaModule->lookupSymbol(MLXRT_MATMUL_SYMBOL))
       modelFlags |= MLXRT_MODEL_USES_MATMUL;
-    if (cudaModule->lookupSymbol("mlxrt_graph_capturable"))
+    if (cudaModule->lookupSymbol(MLXRT_GRAPH_CAPTURABLE_SYMBOL))
       modelFlags |= MLXRT_MODEL_CAPTURABLE;
     if (!split) {
       TimingScope t = phase(timing, "translate to LLVM IR and link (cuda)");
@@ -1405,7 +1445,7 @@ int main(int argc, char **argv) {
       "  mlxc graph.mlir -o model [--target=cuda] [--gpu-arch=sm_90]\n"
       "  mlxc model.mlxfn -o model\n"
       "  mlxc graph.mlir "
-      "--emit=mlir|linalg|kernels|dot|ptx|llvm|obj|lib|shared|exe [-o "
+      "--emit=mlir|linalg|kernels|gpu|dot|ptx|llvm|obj|lib|shared|exe [-o "
       "FILE|-]\n"
       "\n"
       "An executable mlxc builds needs at run time: glibc 2.34 or newer, "
@@ -1421,7 +1461,8 @@ int main(int argc, char **argv) {
   TimingScope timing = timingManager.getRootScope();
 
   bool toStdout = emit == Emit::Mlir || emit == Emit::Linalg ||
-                  emit == Emit::Kernels || emit == Emit::Dot ||
+                  emit == Emit::Kernels || emit == Emit::Gpu ||
+                  emit == Emit::Dot ||
                   emit == Emit::Ptx || emit == Emit::Llvm || emit == Emit::Obj;
   if (failed(checkOutputPath(outputPathFor(emit), toStdout)))
     return 1;

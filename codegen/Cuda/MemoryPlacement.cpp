@@ -2,12 +2,15 @@
 //
 // Decides where each buffer of a GPU graph lives, packs buffers with
 // disjoint lifetimes into static arenas, and inserts the prefetches that keep
-// kernels from faulting on unified memory. See Passes.td for the contract.
+// kernels from faulting on unified memory. See codegen/Passes.td for the
+// contract.
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
+#include "Mlx/MlxAttributes.h"
+#include "codegen/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -18,12 +21,12 @@
 
 namespace mlir::mlx {
 #define GEN_PASS_DEF_MLXMEMORYPLACEMENT
-#include "passes/Passes.h.inc"
+#include "codegen/Passes.h.inc"
 } // namespace mlir::mlx
 
 using namespace mlir;
 
-static constexpr StringLiteral kPrefetchFn = "mlxrt_prefetch";
+static constexpr StringLiteral kPrefetchFn = MLXRT_PREFETCH_SYMBOL;
 
 namespace {
 
@@ -105,7 +108,7 @@ static BufferUses collectUses(Value root, Block &body,
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (isa<memref::DeallocOp, gpu::DeallocOp>(user) ||
-          user->hasAttr("mlx.address_only"))
+          user->hasAttr(mlx::attrs::kAddressOnly))
         continue;
       // memref.transpose is a view too (of a matrix a product reads).
       if (isa<memref::TransposeOp>(user)) {
@@ -121,7 +124,7 @@ static BufferUses collectUses(Value root, Block &body,
       // Runtime calls that enqueue GPU work (mlxrt_matmul) take pointers
       // that mlxc-matmul-to-runtime marks; the buffer is in use until the
       // call, not just where its address is taken.
-      bool deviceCall = user->hasAttr("mlx.device_access");
+      bool deviceCall = user->hasAttr(mlx::attrs::kDeviceAccess);
       if (deviceCall)
         user = getPointerConsumer(user);
       Operation *top = body.findAncestorOpInBlock(*user);
@@ -422,11 +425,11 @@ void MlxMemoryPlacementPass::runOnOperation() {
   // The out-parameter marks were only for this pass.
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     func.removeArgAttr(i, "bufferize.result");
-  func->setAttr("mlx.device_arena_bytes", b.getI64IntegerAttr(deviceBytes));
-  func->setAttr("mlx.unified_arena_bytes", b.getI64IntegerAttr(unifiedBytes));
-  func->setAttr("mlx.unreused_bytes", b.getI64IntegerAttr(unreused));
-  func->setAttr("mlx.prefetches", b.getI64IntegerAttr(prefetches));
-  func->setAttr("mlx.streamed_buffers", b.getI64IntegerAttr(streamed));
+  func->setAttr(mlx::attrs::kDeviceArenaBytes, b.getI64IntegerAttr(deviceBytes));
+  func->setAttr(mlx::attrs::kUnifiedArenaBytes, b.getI64IntegerAttr(unifiedBytes));
+  func->setAttr(mlx::attrs::kUnreusedBytes, b.getI64IntegerAttr(unreused));
+  func->setAttr(mlx::attrs::kPrefetches, b.getI64IntegerAttr(prefetches));
+  func->setAttr(mlx::attrs::kStreamedBuffers, b.getI64IntegerAttr(streamed));
   if (capturable)
-    func->setAttr("mlx.capturable", b.getUnitAttr());
+    func->setAttr(mlx::attrs::kCapturable, b.getUnitAttr());
 }
