@@ -29,8 +29,8 @@ deps:
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq $(APT_PKGS) >/dev/null; \
 	fi
-	@python3 -c "import numpy, mlx.core, mlx_lm, tokenizers, transformers" 2>/dev/null \
-	    || python3 -m pip install -q numpy "mlx[cpu]" mlx-lm tokenizers transformers
+	@python3 -c "import numpy, mlx.core, mlx_lm, tokenizers, transformers, aiohttp, openai" 2>/dev/null \
+	    || python3 -m pip install -q numpy "mlx[cpu]" mlx-lm tokenizers transformers aiohttp openai
 
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)

@@ -810,9 +810,33 @@ def main(argv=None):
     gen.add_argument("--memory", default="auto", choices=["auto", "copy"],
                      help="unified memory where the GPU has it, or copies "
                      "(default: %(default)s)")
+    sv = sub.add_parser("serve", help="an OpenAI-compatible server")
+    sv.add_argument("model", help="the folder export wrote")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default: %(default)s)")
+    sv.add_argument("--port", type=int, default=8080,
+                    help="port (default: %(default)s)")
+    sv.add_argument("--max-batch", type=int, default=8,
+                    help="requests generating at once (default: "
+                    "%(default)s)")
+    sv.add_argument("--max-queue", type=int, default=64,
+                    help="requests waiting for a slot before a 429 "
+                    "(default: %(default)s)")
+    sv.add_argument("--device", default="auto", help="auto, cpu, cuda or "
+                    "cuda:N (default: %(default)s)")
+    sv.add_argument("--memory", default="auto", choices=["auto", "copy"])
     args = parser.parse_args(argv)
     try:
-        if args.command == "export":
+        if args.command == "serve":
+            from . import lm_serve
+            if args.max_batch < 1 or args.max_queue < 0:
+                raise ValueError("--max-batch must be >= 1, --max-queue >= 0")
+            lm_serve.serve(args.model, host=args.host, port=args.port,
+                           max_batch=args.max_batch,
+                           max_queue=args.max_queue, device=args.device,
+                           memory=args.memory,
+                           libcublaslt=os.environ.get("MLXRT_LIBCUBLASLT"))
+        elif args.command == "export":
             export(args.model, args.output, max_len=args.max_len,
                    prefill_len=args.prefill_len, target=args.target,
                    mlxc_path=args.mlxc, mlxc_args=args.mlxc_arg,
